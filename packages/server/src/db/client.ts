@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+/** The one database type every query module takes, whichever driver is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle is a Db too; queries take either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  kind: 'embedded' | 'postgres';
+  db: Db;
+  /** Resolves while the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openEmbedded(options.dataDir);
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  const dir = join(dataDir, 'pgdata');
+  mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: 'embedded',
+    db,
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 });
+  const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** The PostgreSQL error code (SQLSTATE) of a failed query, looking through wrapper errors. */
+export function sqlState(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';
+export const FOREIGN_KEY_VIOLATION = '23503';

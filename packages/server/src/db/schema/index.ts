@@ -1,0 +1,6 @@
+export * from './audit.js';
+export * from './claims.js';
+export * from './connections.js';
+export * from './directory.js';
+export * from './documents.js';
+export * from './oauth.js';

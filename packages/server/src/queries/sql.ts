@@ -1,0 +1,20 @@
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+
+/** `lower(col)`: the form every case-insensitive comparison and index uses. */
+export const lower = (col: AnyColumn | SQL) => sql`lower(${col})`;
+
+/** Window count of all matches, carried on every row of a page. */
+export const totalCount = () => sql<number>`count(*) over()`.mapWith(Number);
+
+/** Plain count of matches. */
+export const countAll = () => sql<number>`count(*)`.mapWith(Number);
+
+/** Case-insensitive match of a name column. */
+export const nameIs = (col: AnyColumn, name: string) => sql`lower(${col}) = lower(${name})`;
+
+/** Case-insensitive match against any of several names. */
+export const nameIn = (col: AnyColumn, names: readonly string[]) =>
+  sql`lower(${col}) in (${sql.join(
+    names.map((n) => sql`lower(${n})`),
+    sql`, `,
+  )})`;

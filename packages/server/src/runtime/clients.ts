@@ -1,0 +1,146 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { isHmacAlgorithm } from '../auth/jwt.js';
+import { digestEquals, sha256 } from '../crypto/digest.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { DbOrTx } from '../db/client.js';
+import { connections } from '../db/schema/index.js';
+import { InvalidClient, InvalidRequest, UnauthorizedClient } from './oauth-errors.js';
+
+/** Scopes a client may ask for when its connection lists none (DESIGN 1.5). */
+export const DEFAULT_CLIENT_SCOPES = ['openid', 'profile', 'email', 'phone', 'address', 'offline_access'];
+
+const stringList = z.array(z.string()).catch([]);
+const lifetime = (fallback: number) => z.number().int().positive().catch(fallback);
+
+/** The parts of an OAuth20 connection's configuration the runtime reads; wrong values fall back to defaults. */
+const ClientConfiguration = z.looseObject({
+  publicClient: z.boolean().catch(false),
+  allowedGrantTypes: stringList,
+  redirectUris: stringList,
+  postLogoutRedirectUris: stringList,
+  allowedCorsOrigins: stringList,
+  allowPlainHttpRedirectUri: z.boolean().catch(false),
+  requirePkce: z.boolean().catch(false),
+  consentRequired: z.boolean().catch(false),
+  useNameIdAsSub: z.boolean().catch(false),
+  signingAlgorithm: z.string().catch('RS256'),
+  accessTokenLifetime: lifetime(3600),
+  refreshTokenLifetime: lifetime(2_592_000),
+  /** Longest life of a chain of rotated refresh tokens. */
+  refreshTokenAbsoluteLifetime: lifetime(31_536_000),
+  restApiRole: z.union([z.string(), z.array(z.string())]).optional().catch(undefined),
+});
+export type ClientConfiguration = z.infer<typeof ClientConfiguration>;
+
+/** An OAuth 2.0 client: an enabled OAuth20 protocol connection. */
+export interface OAuthClient {
+  /** The connection's id. */
+  connectionId: string;
+  name: string;
+  clientId: string;
+  configuration: ClientConfiguration;
+  /** Scopes the client may ask for. */
+  scopes: string[];
+  dependencyConnectionNames: string[];
+  clientSecretHash: string | null;
+  clientSecretEnc: string | null;
+}
+
+export async function findClient(db: DbOrTx, clientId: string): Promise<OAuthClient | undefined> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.clientId, clientId), eq(connections.pluginType, 'OAuth20')));
+  if (!row || !row.enabled || row.connectionType !== 'Protocol') return undefined;
+  return {
+    connectionId: row.id,
+    name: row.name,
+    clientId,
+    configuration: ClientConfiguration.parse(row.configuration ?? {}),
+    scopes: row.scopes.length > 0 ? row.scopes : DEFAULT_CLIENT_SCOPES,
+    dependencyConnectionNames: row.dependencyConnectionNames,
+    clientSecretHash: row.clientSecretHash,
+    clientSecretEnc: row.clientSecretEnc,
+  };
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret?: string;
+  /** How the client presented itself: the Authorization header, form fields, or its id only. */
+  method: 'client_secret_basic' | 'client_secret_post' | 'none';
+}
+
+/** RFC 6749 §2.3.1: the basic header holds form-encoded `client_id:client_secret`. */
+function decodeBasic(header: string): { clientId: string; clientSecret: string } {
+  const decoded = Buffer.from(header.slice('basic '.length).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) throw new InvalidClient('the Authorization header does not hold client credentials');
+  const formDecode = (v: string) => {
+    try {
+      return decodeURIComponent(v.replace(/\+/g, ' '));
+    } catch {
+      throw new InvalidClient('the Authorization header does not hold client credentials');
+    }
+  };
+  return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
+}
+
+export function usesBasicAuth(authorization: string | undefined): boolean {
+  return /^basic\s/i.test(authorization ?? '');
+}
+
+/** Reads the client's credentials from the basic header or the form; one method only. */
+export function readClientCredentials(authorization: string | undefined, form: URLSearchParams): ClientCredentials {
+  const formId = form.get('client_id') ?? undefined;
+  const formSecret = form.get('client_secret') ?? undefined;
+  if (usesBasicAuth(authorization)) {
+    const basic = decodeBasic(authorization!);
+    if (formSecret !== undefined) throw new InvalidRequest('use one client authentication method, not two');
+    if (formId !== undefined && formId !== basic.clientId) throw new InvalidRequest('client_id differs from the header');
+    return { ...basic, method: 'client_secret_basic' };
+  }
+  if (!formId) throw new InvalidClient('client_id is required');
+  if (formSecret !== undefined) return { clientId: formId, clientSecret: formSecret, method: 'client_secret_post' };
+  return { clientId: formId, method: 'none' };
+}
+
+/** Finds the client and checks its secret (public clients have none). Throws InvalidClient. */
+export async function authenticateClient(
+  ctx: { db: DbOrTx; box: SecretBox },
+  credentials: ClientCredentials,
+): Promise<OAuthClient> {
+  const client = await findClient(ctx.db, credentials.clientId);
+  if (!client) throw new InvalidClient('unknown client');
+  if (client.configuration.publicClient) return client;
+  if (credentials.clientSecret === undefined) throw new InvalidClient('the client must authenticate');
+  if (!secretMatches(ctx.box, client, credentials.clientSecret)) throw new InvalidClient('client authentication failed');
+  return client;
+}
+
+function secretMatches(box: SecretBox, client: OAuthClient, secret: string): boolean {
+  if (client.clientSecretEnc) {
+    let stored: string;
+    try {
+      stored = box.open(client.clientSecretEnc);
+    } catch {
+      return false;
+    }
+    return digestEquals(sha256(stored), sha256(secret));
+  }
+  return client.clientSecretHash !== null && digestEquals(client.clientSecretHash, sha256(secret));
+}
+
+/** The client's secret as an HMAC signing key, for clients that sign with HS256/384/512. */
+export function hmacSecretOf(box: SecretBox, client: OAuthClient): string | undefined {
+  if (!isHmacAlgorithm(client.configuration.signingAlgorithm) || !client.clientSecretEnc) return undefined;
+  return box.open(client.clientSecretEnc);
+}
+
+/** Throws UnauthorizedClient unless the client's configuration allows the grant type. */
+export function ensureGrantAllowed(client: OAuthClient, grantType: string): void {
+  if (!client.configuration.allowedGrantTypes.includes(grantType)) {
+    throw new UnauthorizedClient(`the client may not use the ${grantType} grant`);
+  }
+}

@@ -1,0 +1,151 @@
+import type { User, UserInput, UserUpdateInput } from '@idsvc/shared';
+import { inArray } from 'drizzle-orm';
+import { hashPassword } from '../../crypto/password.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
+import { badRequest, conflict, notFound } from '../../http/api-error.js';
+import { uniqueOr409 } from '../../queries/errors.js';
+import * as q from '../../queries/users.js';
+import { audit } from '../audit.js';
+import type { WriteContext } from '../write-context.js';
+import { refuseDuplicates, resolveReferences } from './references.js';
+
+const entityType = 'user';
+
+function refuseEmptyPasswords(inputs: { password?: string }[]) {
+  const empty = inputs.findIndex((u) => u.password !== undefined && u.password.length === 0);
+  if (empty >= 0) throw badRequest('a password must not be empty', [{ index: empty, field: 'password' }]);
+}
+
+/** Passwords hashed in parallel (argon2id runs on the thread pool), before any transaction starts. */
+function hashAll(inputs: { password?: string }[]): Promise<(string | null)[]> {
+  return Promise.all(inputs.map((u) => (u.password ? hashPassword(u.password) : null)));
+}
+
+async function refuseClashes(db: DbOrTx, inputs: (UserInput & { index: number })[], selfIds: Set<string>) {
+  const clashes = await q.clashingUsers(db, {
+    ids: selfIds.size ? [] : inputs.flatMap((u) => (u.id ? [u.id] : [])),
+    userNames: inputs.map((u) => u.userName),
+    emails: inputs.flatMap((u) => (u.email ? [u.email] : [])),
+  });
+  const others = clashes.filter((c) => !selfIds.has(c.id));
+  if (others.length === 0) return;
+  const details = inputs.flatMap((u) =>
+    others
+      .filter(
+        (c) =>
+          (!selfIds.size && c.id === u.id) ||
+          c.userName.toLowerCase() === u.userName.toLowerCase() ||
+          (u.email && c.email?.toLowerCase() === u.email.toLowerCase()),
+      )
+      .map((c) => ({ index: u.index, userName: u.userName, message: `clashes with existing user ${c.userName} (${c.id})` })),
+  );
+  throw conflict(`a user with the same id, userName or email exists: ${details[0]?.message ?? others[0].userName}`, details);
+}
+
+/** Creates users, all or none: one transaction, multi-row statements. */
+export async function createUsers(db: Db, inputs: UserInput[], by: WriteContext): Promise<User[]> {
+  const items = inputs.map((u, index) => ({ ...u, index }));
+  refuseEmptyPasswords(inputs);
+  refuseDuplicates(items);
+  await resolveReferences(db, items);
+  const hashes = await hashAll(inputs);
+  return db.transaction(async (tx) => {
+    const refs = await resolveReferences(tx, items);
+    await refuseClashes(tx, items, new Set());
+    const rows = await uniqueOr409(
+      () =>
+        q.insertUsers(
+          tx,
+          items.map((u) => ({
+            ...(u.id ? { id: u.id } : {}),
+            userName: u.userName,
+            email: u.email ?? null,
+            displayName: u.displayName ?? null,
+            active: u.active ?? true,
+            organizationId: refs.organization(u.organization ?? 'Root').id,
+            forceResetPassword: u.forceResetPasswordAfterFirstTimeLogin ?? false,
+            phoneNumber: u.phoneNumber ?? null,
+            passwordHash: hashes[u.index],
+            passwordChangedAt: hashes[u.index] ? new Date() : null,
+          })),
+        ),
+      'a user with the same id, userName or email exists',
+    );
+    const groupsOf = items.map((u) => refs.groups(u.groups ?? []));
+    await q.replaceMembership(
+      tx,
+      rows.map((r, i) => ({ userId: r.id, groupIds: groupsOf[i].map((g) => g.id), claims: items[i].claims ?? [] })),
+      { fresh: true },
+    );
+    await audit(
+      tx,
+      rows.map((r, i) => ({ ...by, operation: 'create' as const, entityType, entityKey: r.id, changes: inputs[i] })),
+    );
+    return rows.map((r, i) =>
+      q.toUser(
+        { ...r, organization: refs.organization(items[i].organization ?? 'Root').name },
+        groupsOf[i].map((g) => g.name),
+        items[i].claims ?? [],
+      ),
+    );
+  });
+}
+
+/**
+ * Updates users, all or none. Absent fields keep their values; `null` clears a nullable field; `groups` and
+ * `claims`, when given, replace the user's lists.
+ */
+export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteContext): Promise<User[]> {
+  const items = inputs.map((u, index) => ({ ...u, index }));
+  refuseEmptyPasswords(inputs);
+  refuseDuplicates(items);
+  const ids = inputs.map((u) => u.id);
+  const existing = new Map((await q.findUserRows(db, inArray(users.id, ids))).map((r) => [r.id, r]));
+  const missing = items.filter((u) => !existing.has(u.id));
+  if (missing.length) {
+    throw notFound(
+      `user ${missing[0].id} does not exist`,
+      missing.map((u) => ({ index: u.index, id: u.id, message: 'user does not exist' })),
+    );
+  }
+  await resolveReferences(db, items);
+  const hashes = await hashAll(inputs);
+  return db.transaction(async (tx) => {
+    const refs = await resolveReferences(tx, items);
+    await refuseClashes(tx, items, new Set(ids));
+    for (const u of items) {
+      await uniqueOr409(
+        () =>
+          q.updateUserRow(tx, u.id, {
+            userName: u.userName,
+            ...(u.email !== undefined ? { email: u.email } : {}),
+            ...(u.displayName !== undefined ? { displayName: u.displayName } : {}),
+            ...(u.active !== undefined ? { active: u.active } : {}),
+            ...(u.organization ? { organizationId: refs.organization(u.organization).id } : {}),
+            ...(u.forceResetPasswordAfterFirstTimeLogin !== undefined
+              ? { forceResetPassword: u.forceResetPasswordAfterFirstTimeLogin }
+              : {}),
+            ...(u.phoneNumber !== undefined ? { phoneNumber: u.phoneNumber } : {}),
+            ...(hashes[u.index]
+              ? { passwordHash: hashes[u.index], passwordChangedAt: new Date(), passwordExpiresAt: null, failedPasswordChangeCount: 0 }
+              : {}),
+          }),
+        `a user with the userName ${u.userName} or email ${u.email ?? ''} exists`,
+      );
+    }
+    await q.replaceMembership(
+      tx,
+      items.map((u) => ({
+        userId: u.id,
+        groupIds: u.groups ? refs.groups(u.groups).map((g) => g.id) : undefined,
+        claims: u.claims,
+      })),
+    );
+    await audit(tx, items.map((u) => ({ ...by, operation: 'update' as const, entityType, entityKey: u.id, changes: inputs[u.index] })));
+    return q.completeUsers(tx, await q.findUserRows(tx, inArray(users.id, ids))).then((list) => {
+      const byId = new Map(list.map((x) => [x.id, x]));
+      return ids.map((id) => byId.get(id)!);
+    });
+  });
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { roles } from '../catalog/op.js';
+import { Guid, Name } from './common.js';
+
+export const connectionTypes = ['Authentication', 'Protocol', 'SecondFactor'] as const;
+export const ConnectionType = z.enum(connectionTypes);
+export type ConnectionType = z.infer<typeof ConnectionType>;
+
+export const pluginTypes = [
+  'UsernamePassword',
+  'OAuth20',
+  'GenericOidcProvider',
+  'Saml20',
+  'WsFederation',
+  'SmsOtp',
+  'EmailOtp',
+  'Totp',
+] as const;
+export const PluginType = z.enum(pluginTypes);
+export type PluginType = z.infer<typeof PluginType>;
+
+/** Where a federation connection's metadata comes from: an address or the XML itself. */
+export const MetadataReference = z.object({
+  metadataFileUri: z.url().max(2048).nullable().optional(),
+  metadataXml: z.string().max(1_048_576).nullable().optional(),
+});
+export type MetadataReference = z.infer<typeof MetadataReference>;
+
+/** The plugin-specific configuration; OAuth20 connections follow `OAuth20Configuration`. */
+export const ConnectionConfiguration = z.record(z.string(), z.unknown());
+export type ConnectionConfiguration = z.infer<typeof ConnectionConfiguration>;
+
+export const Connection = z.object({
+  id: Guid,
+  name: z.string(),
+  connectionType: ConnectionType,
+  pluginType: z.string(),
+  enabled: z.boolean(),
+  accessOrganizationName: z.string().nullable(),
+  /** Entity ID (WS-Federation, SAML 2.0) or client id (generic OIDC provider). */
+  entityId: z.string().nullable(),
+  /** Secrets (client secrets, keys) are left out. */
+  configuration: ConnectionConfiguration,
+  scopes: z.array(z.string()),
+  claimSets: z.array(z.string()),
+  appliedHomeRealmDiscoveryRules: z.array(z.string()),
+  dependencyConnectionNames: z.array(z.string()),
+  claimTransformations: z.array(z.string()),
+  /** Thumbprints of the applied certificates. */
+  certificates: z.array(z.string()),
+  metadataReference: MetadataReference.nullable(),
+});
+export type Connection = z.infer<typeof Connection>;
+
+const NameArray = z.array(Name);
+
+export const ConnectionInput = z.object({
+  id: Guid.optional(),
+  name: Name,
+  connectionType: ConnectionType,
+  pluginType: PluginType,
+  enabled: z.boolean().optional(),
+  accessOrganizationName: Name.nullable().optional(),
+  entityId: z.string().max(1024, 'must be at most 1024 characters').nullable().optional(),
+  configuration: ConnectionConfiguration.optional(),
+  scopes: z.array(z.string().min(1).max(256)).optional(),
+  claimSets: NameArray.optional(),
+  appliedHomeRealmDiscoveryRules: z.array(z.string().max(2048)).optional(),
+  dependencyConnectionNames: NameArray.optional(),
+  claimTransformations: NameArray.optional(),
+  certificates: z.array(z.string().min(1).max(256)).optional(),
+  metadataReference: MetadataReference.nullable().optional(),
+});
+export type ConnectionInput = z.infer<typeof ConnectionInput>;
+
+/** Body of PUT /connections/certificate: the certificates (thumbprints) applied to a connection. */
+export const ConnectionCertificatesInput = z.object({
+  connectionName: Name,
+  certificates: z.array(z.string().min(1).max(256)),
+});
+export type ConnectionCertificatesInput = z.infer<typeof ConnectionCertificatesInput>;
+
+/** Body of PUT and DELETE /connections/transformation. */
+export const ConnectionTransformationInput = z.object({
+  connectionName: Name,
+  claimTransformationName: Name,
+});
+export type ConnectionTransformationInput = z.infer<typeof ConnectionTransformationInput>;
+
+/** Body of PUT and DELETE /connections/transformations. */
+export const ConnectionTransformationsInput = z.object({
+  connectionName: Name,
+  claimTransformations: z.array(Name).min(1, 'must name at least one transformation'),
+});
+export type ConnectionTransformationsInput = z.infer<typeof ConnectionTransformationsInput>;
+
+export const grantTypes = [
+  'authorization_code',
+  'implicit',
+  'refresh_token',
+  'client_credentials',
+  'password',
+  'urn:ietf:params:oauth:grant-type:device_code',
+] as const;
+export const GrantType = z.enum(grantTypes);
+export type GrantType = z.infer<typeof GrantType>;
+
+export const signingAlgorithms = ['RS256', 'ES256', 'HS256', 'HS384', 'HS512'] as const;
+export const SigningAlgorithm = z.enum(signingAlgorithms);
+export type SigningAlgorithm = z.infer<typeof SigningAlgorithm>;
+
+/** Required client-secret length in bytes (UTF-8) of each HMAC algorithm. */
+export const hmacKeyBytes = { HS256: 32, HS384: 48, HS512: 64 } as const;
+
+export function isHmacAlgorithm(alg: SigningAlgorithm): alg is keyof typeof hmacKeyBytes {
+  return alg in hmacKeyBytes;
+}
+
+/** The scopes an OAuth20 connection allows when its `scopes` are not given. */
+export const defaultOAuthScopes = ['openid', 'profile', 'email', 'phone', 'address', 'offline_access'] as const;
+
+const Uri = z.string().min(1).max(2048, 'must be at most 2048 characters');
+
+/**
+ * Configuration of an OAuth20 protocol connection (as written; `clientSecret` is write-only). Absent fields take
+ * the defaults below. Lifetimes are in seconds. With an HMAC `signingAlgorithm` the client secret is the key and
+ * its length must match the algorithm (`hmacKeyBytes`).
+ */
+export const OAuth20Configuration = z
+  .object({
+    clientId: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+    clientSecret: z.string().min(1).max(1024, 'must be at most 1024 characters').optional(),
+    /** A public client (no secret; PKCE recommended), such as a CLI or a single-page application. */
+    publicClient: z.boolean().default(false),
+    redirectUris: z.array(Uri).default([]),
+    postLogoutRedirectUris: z.array(Uri).default([]),
+    allowedGrantTypes: z.array(GrantType).default(['authorization_code', 'refresh_token']),
+    allowPlainHttpRedirectUri: z.boolean().default(false),
+    requirePkce: z.boolean().default(false),
+    allowedCorsOrigins: z.array(Uri).default([]),
+    accessTokenLifetime: z.number().int().positive().default(3600),
+    refreshTokenLifetime: z.number().int().positive().default(2_592_000),
+    signingAlgorithm: SigningAlgorithm.default('RS256'),
+    useNameIdAsSub: z.boolean().default(false),
+    consentRequired: z.boolean().default(false),
+    enableSessionStatusChangeNotification: z.boolean().default(false),
+    restApiRole: z.enum(roles).nullable().default(null),
+  })
+  .superRefine((config, ctx) => {
+    const alg = config.signingAlgorithm;
+    if (!isHmacAlgorithm(alg) || config.clientSecret === undefined) return;
+    const length = new TextEncoder().encode(config.clientSecret).length;
+    if (length !== hmacKeyBytes[alg]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientSecret'],
+        message: `${alg} needs a client secret of ${hmacKeyBytes[alg]} bytes, not ${length}`,
+      });
+    }
+  });
+export type OAuth20Configuration = z.infer<typeof OAuth20Configuration>;
+export type OAuth20ConfigurationInput = z.input<typeof OAuth20Configuration>;

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorBody, errorCodes } from '../errors.js';
+import { ClaimDefinitionInput } from './claim-definition.js';
+import { BatchDeleteResult, normalizePaging, normalizeSortOrder, PatchBody } from './common.js';
+import { OAuth20Configuration } from './connection.js';
+import { SharedConfigurableSettingInput } from './shared-setting.js';
+import { UserInput, UserUpdateInput } from './user.js';
+import { SearchQuery } from './user-extras.js';
+
+describe('UserInput', () => {
+  it('accepts a minimal user and strips unknown keys', () => {
+    expect(UserInput.parse({ userName: 'alice', extra: 1 })).toEqual({ userName: 'alice' });
+  });
+
+  it('rejects a bad e-mail address', () => {
+    const result = UserInput.safeParse({ userName: 'alice', email: 'not-an-email' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0].path).toEqual(['email']);
+  });
+
+  it('rejects a userName longer than 256 characters', () => {
+    expect(UserInput.safeParse({ userName: 'a'.repeat(256) }).success).toBe(true);
+    const result = UserInput.safeParse({ userName: 'a'.repeat(257) });
+    expect(result.error?.issues[0].path).toEqual(['userName']);
+  });
+
+  it('rejects wrong types and an invalid id', () => {
+    expect(UserInput.safeParse({ userName: 'alice', active: 'yes' }).success).toBe(false);
+    expect(UserInput.safeParse({ userName: 'alice', id: 'not-a-guid' }).success).toBe(false);
+    expect(UserInput.safeParse({ userName: 42 }).success).toBe(false);
+  });
+
+  it('requires the id on update', () => {
+    expect(UserUpdateInput.safeParse({ userName: 'alice' }).success).toBe(false);
+    const id = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+    expect(UserUpdateInput.parse({ id, userName: 'alice' })).toEqual({ id, userName: 'alice' });
+  });
+});
+
+describe('enums', () => {
+  it('rejects an unknown claim definition kind', () => {
+    expect(ClaimDefinitionInput.safeParse({ claimType: 'urn:x', kind: 'OtherKind' }).success).toBe(false);
+    expect(ClaimDefinitionInput.safeParse({ claimType: 'urn:x', kind: 'GroupClaimDefinition' }).success).toBe(true);
+  });
+
+  it('names the allowed language codes of shared settings', () => {
+    const result = SharedConfigurableSettingInput.safeParse({
+      name: 's',
+      resourceKey: 'k',
+      localizedContents: [{ languageCode: 'de' }],
+    });
+    expect(result.error?.issues[0].message).toBe(
+      'languageCode is invalid, expected value is one of these values: nl, en.',
+    );
+  });
+});
+
+describe('OAuth20Configuration', () => {
+  it('fills the defaults', () => {
+    expect(OAuth20Configuration.parse({ clientId: 'app' })).toEqual({
+      clientId: 'app',
+      publicClient: false,
+      redirectUris: [],
+      postLogoutRedirectUris: [],
+      allowedGrantTypes: ['authorization_code', 'refresh_token'],
+      allowPlainHttpRedirectUri: false,
+      requirePkce: false,
+      allowedCorsOrigins: [],
+      accessTokenLifetime: 3600,
+      refreshTokenLifetime: 2_592_000,
+      signingAlgorithm: 'RS256',
+      useNameIdAsSub: false,
+      consentRequired: false,
+      enableSessionStatusChangeNotification: false,
+      restApiRole: null,
+    });
+  });
+
+  it('requires an HMAC client secret of the algorithm length', () => {
+    expect(
+      OAuth20Configuration.safeParse({ clientId: 'a', signingAlgorithm: 'HS384', clientSecret: 'x'.repeat(48) })
+        .success,
+    ).toBe(true);
+    const wrong = OAuth20Configuration.safeParse({
+      clientId: 'a',
+      signingAlgorithm: 'HS512',
+      clientSecret: 'x'.repeat(48),
+    });
+    expect(wrong.error?.issues[0].message).toBe('HS512 needs a client secret of 64 bytes, not 48');
+  });
+});
+
+describe('paging', () => {
+  it('normalises as the conventions say', () => {
+    expect(normalizePaging({})).toEqual({ pageIndex: 1, pageSize: 1000 });
+    expect(normalizePaging({ pageIndex: '2', pageSize: '50' })).toEqual({ pageIndex: 2, pageSize: 50 });
+    expect(normalizePaging({ pageIndex: '0', pageSize: '50' })).toEqual({ pageIndex: 1, pageSize: 1000 });
+    expect(normalizePaging({ pageIndex: '3', pageSize: 'abc' })).toEqual({ pageIndex: 1, pageSize: 1000 });
+    expect(normalizePaging({ pageIndex: '3', pageSize: '5000' })).toEqual({ pageIndex: 3, pageSize: 1000 });
+    expect(normalizeSortOrder('descending')).toBe('Descending');
+    expect(normalizeSortOrder('Down')).toBe('Ascending');
+  });
+});
+
+describe('other bodies', () => {
+  it('reads PATCH operation keys case-insensitively', () => {
+    expect(PatchBody.parse([{ Op: 'Replace', Path: 'active', Value: false }])).toEqual([
+      { op: 'replace', path: 'active', value: false },
+    ]);
+    expect(PatchBody.safeParse([{ op: 'move', path: 'x' }]).success).toBe(false);
+    expect(PatchBody.safeParse([]).success).toBe(false);
+  });
+
+  it('accepts an empty search query and attributes as a list or a string', () => {
+    expect(SearchQuery.parse({})).toEqual({});
+    expect(SearchQuery.parse({ attributes: 'userName,email' }).attributes).toBe('userName,email');
+    expect(SearchQuery.parse({ attributes: ['userName'] }).attributes).toEqual(['userName']);
+  });
+
+  it('describes batch delete results and error bodies', () => {
+    const result = { deleted: ['a'], failed: [{ index: 1, id: 'b', error: 'not_found', message: 'no b' }] };
+    expect(BatchDeleteResult.parse(result)).toEqual(result);
+    expect(errorCodes.invalid_filter).toBe(400);
+    expect(errorCodes.not_implemented).toBe(501);
+    expect(ErrorBody.safeParse({ error: 'teapot', message: 'x', requestId: 'r' }).success).toBe(false);
+  });
+});
