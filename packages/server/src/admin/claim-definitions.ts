@@ -45,7 +45,9 @@ export const claimDefinitionHandlers = [
   handle(ClaimDefinitions_DeleteByClaimType, ({ params, services, by }) =>
     services.claimDefinitions.delete(params.claimType, by),
   ),
-  handle(ClaimDefinitions_DeleteById, ({ params, services, by }) => services.claimDefinitions.deleteById(params.id, by)),
+  handle(ClaimDefinitions_DeleteById, ({ params, services, by }) =>
+    services.claimDefinitions.deleteById(params.id, by),
+  ),
   handle(ClaimDefinitions_DeleteByClaimTypes, ({ body, services, by }) =>
     services.claimDefinitions.deleteMany(body, by),
   ),

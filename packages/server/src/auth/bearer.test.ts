@@ -3,8 +3,8 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokedAccessTokens, users } from '../db/schema/index.js';
 import { ApiError } from '../http/api-error.js';
-import { findClient } from '../runtime/clients.js';
 import { issueAccessToken } from '../runtime/access-token.js';
+import { findClient } from '../runtime/clients.js';
 import { createTestContext, type TestContext } from '../test-support/context.js';
 import { createTestClient, createTestUser } from '../test-support/fixtures.js';
 import { authenticate, hasRole } from './bearer.js';
@@ -44,7 +44,9 @@ describe('authenticate', () => {
       clientId: 'idsvc-cli',
       roles: ['Observer', 'User'],
     });
-    expect((await authenticate(ctx, `bearer ${await userToken(user.id, 'Administrator')}`)).roles).toEqual(['Administrator']);
+    expect((await authenticate(ctx, `bearer ${await userToken(user.id, 'Administrator')}`)).roles).toEqual([
+      'Administrator',
+    ]);
   });
 
   it("reads a client's own token, without a user", async () => {
@@ -52,7 +54,11 @@ describe('authenticate', () => {
       { client_id: 'pipeline', 'urn:identify:rest-api:role': 'Observer' },
       { issuer, subject: 'pipeline', audience: 'pipeline', expiresInSeconds: 300 },
     );
-    expect(await authenticate(ctx, `Bearer ${token}`)).toEqual({ subject: 'pipeline', clientId: 'pipeline', roles: ['Observer'] });
+    expect(await authenticate(ctx, `Bearer ${token}`)).toEqual({
+      subject: 'pipeline',
+      clientId: 'pipeline',
+      roles: ['Observer'],
+    });
   });
 
   it('accepts a token signed with an HMAC client secret', async () => {
@@ -62,7 +68,11 @@ describe('authenticate', () => {
     });
     const client = (await findClient(ctx.db, clientId))!;
     const { accessToken } = await issueAccessToken(ctx, client, { subject: clientId, scopes: [], roles: ['Observer'] });
-    expect(await authenticate(ctx, `Bearer ${accessToken}`)).toEqual({ subject: clientId, clientId, roles: ['Observer'] });
+    expect(await authenticate(ctx, `Bearer ${accessToken}`)).toEqual({
+      subject: clientId,
+      clientId,
+      roles: ['Observer'],
+    });
   });
 
   it('rejects a missing or malformed header', async () => {
@@ -75,7 +85,10 @@ describe('authenticate', () => {
   it('rejects an expired token, a foreign issuer and a token signed by another key', async () => {
     const user = await createTestUser(ctx.db);
     await rejection(`Bearer ${await userToken(user.id, 'Administrator', -5)}`);
-    const elsewhere = await ctx.keys.sign({}, { issuer: 'http://evil.example/runtime/oauth2', subject: user.id, expiresInSeconds: 60 });
+    const elsewhere = await ctx.keys.sign(
+      {},
+      { issuer: 'http://evil.example/runtime/oauth2', subject: user.id, expiresInSeconds: 60 },
+    );
     await rejection(`Bearer ${elsewhere}`);
     const foreign = await generateKeyPair('RS256');
     const [{ kid }] = (await ctx.keys.jwks()).keys;
@@ -97,9 +110,13 @@ describe('authenticate', () => {
 
   it('rejects the token of a locked, inactive or deleted user', async () => {
     const locked = await createTestUser(ctx.db, { locked: true });
-    expect((await rejection(`Bearer ${await userToken(locked.id, 'Administrator')}`)).message).toBe('the user is locked');
+    expect((await rejection(`Bearer ${await userToken(locked.id, 'Administrator')}`)).message).toBe(
+      'the user is locked',
+    );
     const inactive = await createTestUser(ctx.db, { active: false });
-    expect((await rejection(`Bearer ${await userToken(inactive.id, 'Administrator')}`)).message).toBe('the user is inactive');
+    expect((await rejection(`Bearer ${await userToken(inactive.id, 'Administrator')}`)).message).toBe(
+      'the user is inactive',
+    );
     const gone = await createTestUser(ctx.db);
     const token = await userToken(gone.id, 'Administrator');
     await ctx.db.delete(users).where(eq(users.id, gone.id));

@@ -18,7 +18,8 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
   if (!match) throw unauthorized();
   const payload = await verifyAccessToken(ctx, match[1]);
   if (typeof payload.sub !== 'string') throw unauthorized();
-  if (typeof payload.jti === 'string' && (await isRevoked(ctx, payload.jti))) throw unauthorized('the token was revoked');
+  if (typeof payload.jti === 'string' && (await isRevoked(ctx, payload.jti)))
+    throw unauthorized('the token was revoked');
   const userId = typeof payload[USER_ID_CLAIM] === 'string' ? (payload[USER_ID_CLAIM] as string) : undefined;
   if (userId !== undefined) await ensureUserMaySignIn(ctx, userId);
   return {

@@ -45,12 +45,18 @@ describe('checkUserPassword', () => {
     const inactive = await createTestUser(ctx.db, { password: 'pw', active: false });
     expect(await checkUserPassword(ctx.db, inactive.userName, 'pw', 3)).toEqual({ ok: false, reason: 'inactive' });
     const passwordless = await createTestUser(ctx.db);
-    expect(await checkUserPassword(ctx.db, passwordless.userName, '', 3)).toEqual({ ok: false, reason: 'bad_password' });
+    expect(await checkUserPassword(ctx.db, passwordless.userName, '', 3)).toEqual({
+      ok: false,
+      reason: 'bad_password',
+    });
   });
 
   it('answers password_not_active only for the right password', async () => {
     const user = await createTestUser(ctx.db, { password: 'pw-reset', forceResetPassword: true });
-    expect(await checkUserPassword(ctx.db, user.userName, 'pw-reset', 3)).toEqual({ ok: false, reason: 'password_not_active' });
+    expect(await checkUserPassword(ctx.db, user.userName, 'pw-reset', 3)).toEqual({
+      ok: false,
+      reason: 'password_not_active',
+    });
     expect(await checkUserPassword(ctx.db, user.userName, 'other', 3)).toEqual({ ok: false, reason: 'bad_password' });
   });
 
@@ -68,8 +74,12 @@ describe('passwordActive', () => {
     const now = new Date('2030-01-01T00:00:00Z');
     expect(passwordActive({ forceResetPassword: false, passwordExpiresAt: null }, now)).toBe(true);
     expect(passwordActive({ forceResetPassword: true, passwordExpiresAt: null }, now)).toBe(false);
-    expect(passwordActive({ forceResetPassword: false, passwordExpiresAt: new Date('2029-12-31T23:59:59Z') }, now)).toBe(false);
-    expect(passwordActive({ forceResetPassword: false, passwordExpiresAt: new Date('2030-01-01T00:00:01Z') }, now)).toBe(true);
+    expect(
+      passwordActive({ forceResetPassword: false, passwordExpiresAt: new Date('2029-12-31T23:59:59Z') }, now),
+    ).toBe(false);
+    expect(
+      passwordActive({ forceResetPassword: false, passwordExpiresAt: new Date('2030-01-01T00:00:01Z') }, now),
+    ).toBe(true);
   });
 });
 

@@ -14,7 +14,10 @@ export const DEFAULT_MAX_FAILED_ATTEMPTS = 10;
  * The lockout threshold: `maximumFailedAttempts` of the UsernamePassword connection in use (of those named, the
  * one listed last), 10 when unset or invalid.
  */
-export async function maxFailedAttempts(db: DbOrTx, connectionNames: readonly string[] = ['UsernamePassword']): Promise<number> {
+export async function maxFailedAttempts(
+  db: DbOrTx,
+  connectionNames: readonly string[] = ['UsernamePassword'],
+): Promise<number> {
   const names = connectionNames.map((n) => n.toLowerCase());
   if (names.length === 0) return DEFAULT_MAX_FAILED_ATTEMPTS;
   const rows = await db
@@ -31,7 +34,9 @@ export async function findUserForLogin(db: DbOrTx, userNameOrEmail: string): Pro
   const [user] = await db
     .select()
     .from(users)
-    .where(sql`lower(${users.userName}) = lower(${userNameOrEmail}) or lower(${users.email}) = lower(${userNameOrEmail})`)
+    .where(
+      sql`lower(${users.userName}) = lower(${userNameOrEmail}) or lower(${users.email}) = lower(${userNameOrEmail})`,
+    )
     .orderBy(sql`lower(${users.userName}) = lower(${userNameOrEmail}) desc`)
     .limit(1);
   return user;
@@ -75,7 +80,10 @@ export async function checkUserPassword(
 }
 
 /** A password is active unless the user must reset it or it has expired. */
-export function passwordActive(user: Pick<UserRow, 'forceResetPassword' | 'passwordExpiresAt'>, now = new Date()): boolean {
+export function passwordActive(
+  user: Pick<UserRow, 'forceResetPassword' | 'passwordExpiresAt'>,
+  now = new Date(),
+): boolean {
   if (user.forceResetPassword) return false;
   return !user.passwordExpiresAt || user.passwordExpiresAt.getTime() > now.getTime();
 }

@@ -71,8 +71,15 @@ describe('SigningKeys', () => {
     await expect(keys.verify(good, 'http://elsewhere/runtime/oauth2')).rejects.toThrow(/iss/);
     const foreign = await generateKeyPair('RS256');
     const [{ kid }] = (await keys.jwks()).keys;
-    for (const header of [{ alg: 'RS256', kid }, { alg: 'RS256', kid: 'unknown' }]) {
-      const forged = await new SignJWT({}).setProtectedHeader(header).setIssuer(issuer).setExpirationTime('1m').sign(foreign.privateKey);
+    for (const header of [
+      { alg: 'RS256', kid },
+      { alg: 'RS256', kid: 'unknown' },
+    ]) {
+      const forged = await new SignJWT({})
+        .setProtectedHeader(header)
+        .setIssuer(issuer)
+        .setExpirationTime('1m')
+        .sign(foreign.privateKey);
       await expect(keys.verify(forged, issuer)).rejects.toThrow();
     }
   });
@@ -81,7 +88,11 @@ describe('SigningKeys', () => {
     let now = Date.now();
     const clock = () => now;
     const a = await SigningKeys.load(database.db, box, { now: clock });
-    const b = await SigningKeys.load(database.db, box, { now: clock, refreshIntervalMs: 1e12, unknownKidReloadIntervalMs: 0 });
+    const b = await SigningKeys.load(database.db, box, {
+      now: clock,
+      refreshIntervalMs: 1e12,
+      unknownKidReloadIntervalMs: 0,
+    });
     const before = await a.sign({}, { issuer, expiresInSeconds: 3600 });
     const oldKid = decodeProtectedHeader(before).kid;
     const newKid = await a.rotate({ publishDelaySeconds: 600, retiredKeyLifetimeSeconds: 3600 });

@@ -13,9 +13,15 @@ import { resolveSecretKey } from './secret-key.js';
 const silent = createLogger('silent');
 const embedded = { kind: 'embedded' } as Database;
 
+const made: string[] = [];
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'idsvc-key-'));
+  const dir = mkdtempSync(join(tmpdir(), 'idsvc-key-'));
+  made.push(dir);
+  return dir;
 }
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('resolveSecretKey', () => {
   it('uses IDSVC_SECRET_KEY when it is set', async () => {
@@ -51,17 +57,17 @@ describe('resolveSecretKey with PostgreSQL', () => {
     database = await openDatabase({ dataDir });
     await migrate(database);
   });
-  afterAll(async () => {
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => database.close());
 
   it('keeps one key in system_state that every instance reads, with a warning', async () => {
     const lines: string[] = [];
     const logger = createLogger('warn', (l) => lines.push(l));
     const postgres: Database = { ...database, kind: 'postgres' };
     const config = loadConfig({ dataDir: join(dataDir, 'unused'), databaseUrl: 'postgres://unused' }, {});
-    const [a, b] = await Promise.all([resolveSecretKey(config, postgres, logger), resolveSecretKey(config, postgres, logger)]);
+    const [a, b] = await Promise.all([
+      resolveSecretKey(config, postgres, logger),
+      resolveSecretKey(config, postgres, logger),
+    ]);
     expect(a).toHaveLength(32);
     expect(a.equals(b)).toBe(true);
     const rows = await database.db.select().from(systemState);

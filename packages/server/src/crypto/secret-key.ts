@@ -50,7 +50,10 @@ async function databaseKey(database: Database): Promise<Buffer> {
     .insert(systemState)
     .values({ key: SECRET_KEY_STATE, value: randomBytes(32).toString('base64') })
     .onConflictDoNothing();
-  const [row] = await db.select({ value: systemState.value }).from(systemState).where(eq(systemState.key, SECRET_KEY_STATE));
+  const [row] = await db
+    .select({ value: systemState.value })
+    .from(systemState)
+    .where(eq(systemState.key, SECRET_KEY_STATE));
   if (typeof row?.value !== 'string') throw new Error(`system_state.${SECRET_KEY_STATE} does not hold a key`);
   return decodeKey(row.value, `system_state.${SECRET_KEY_STATE}`);
 }

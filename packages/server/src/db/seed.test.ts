@@ -68,8 +68,15 @@ describe('seed', () => {
   it('seeds the role claim definition and the OpenID Connect claims', async () => {
     const defs = await ctx.db.select().from(claimDefinitions);
     const byType = new Map(defs.map((d) => [d.claimType, d]));
-    expect(byType.get('urn:identify:rest-api:role')).toMatchObject({ kind: 'FreeClaimDefinition', variableName: 'restApiRole' });
-    expect(byType.get('given_name')).toMatchObject({ kind: 'FreeClaimDefinition', variableName: 'givenName', countSpecification: 'Single' });
+    expect(byType.get('urn:identify:rest-api:role')).toMatchObject({
+      kind: 'FreeClaimDefinition',
+      variableName: 'restApiRole',
+    });
+    expect(byType.get('given_name')).toMatchObject({
+      kind: 'FreeClaimDefinition',
+      variableName: 'givenName',
+      countSpecification: 'Single',
+    });
     expect(byType.get('phone_number_verified')?.variableName).toBe('phoneNumberVerified');
     expect(byType.has('sub')).toBe(false);
   });

@@ -71,7 +71,10 @@ export async function seed(ctx: SeedContext): Promise<{ generatedAdminPassword?:
 }
 
 async function seedRootOrganization(tx: Tx): Promise<string> {
-  await tx.insert(organizations).values({ name: ROOT_ORGANIZATION, displayName: ROOT_ORGANIZATION }).onConflictDoNothing();
+  await tx
+    .insert(organizations)
+    .values({ name: ROOT_ORGANIZATION, displayName: ROOT_ORGANIZATION })
+    .onConflictDoNothing();
   const [root] = await tx
     .select({ id: organizations.id })
     .from(organizations)
@@ -95,7 +98,12 @@ async function seedClaimDefinitions(tx: Tx): Promise<void> {
   await tx
     .insert(claimDefinitions)
     .values([
-      { claimType: ROLE_CLAIM, kind: 'FreeClaimDefinition', variableName: 'restApiRole', friendlyName: 'REST API role' },
+      {
+        claimType: ROLE_CLAIM,
+        kind: 'FreeClaimDefinition',
+        variableName: 'restApiRole',
+        friendlyName: 'REST API role',
+      },
       ...oidcClaims.map(([claimType, variableName]) => ({
         claimType,
         kind: 'FreeClaimDefinition',
@@ -138,4 +146,3 @@ async function seedAdministrator(tx: Tx, ctx: SeedContext, rootId: string): Prom
   ctx.logger.info('created the bootstrap administrator', { userName });
   return generated;
 }
-

@@ -50,7 +50,8 @@ const t = claimDefinitions;
 const text = (col: SQL | AnyColumn) => ({ sql: sql`${col}`, type: 'string' as const });
 const bool = (col: AnyColumn) => ({ sql: sql`${col}`, type: 'boolean' as const });
 const jsonValues = (col: AnyColumn) => ({
-  exists: (condition: SQL) => sql`exists (select 1 from jsonb_array_elements_text(${col}) as v(value) where ${condition})`,
+  exists: (condition: SQL) =>
+    sql`exists (select 1 from jsonb_array_elements_text(${col}) as v(value) where ${condition})`,
   sub: { value: { sql: sql`v.value`, type: 'string' as const } },
   primary: 'value',
 });
@@ -124,7 +125,13 @@ export async function findByVariableName(
   exceptId?: string,
 ): Promise<ClaimDefinitionRow | undefined> {
   const same = nameIs(t.variableName, variableName);
-  return (await db.select().from(t).where(exceptId ? and(same, ne(t.id, exceptId)) : same).limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(t)
+      .where(exceptId ? and(same, ne(t.id, exceptId)) : same)
+      .limit(1)
+  )[0];
 }
 
 /** Variable names (lower case) that start with `prefix`, case-insensitively. */

@@ -3,6 +3,7 @@ import { eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { groups, organizations, userClaims, userGroups, users } from '../db/schema/index.js';
+import { bulkInsert, rowsOf } from './bulk.js';
 import { countAll, totalCount } from './sql.js';
 import { userFilter, userSort } from './user-filter.js';
 
@@ -120,13 +121,55 @@ export async function clashingUsers(
 
 export type NewUserRow = typeof users.$inferInsert;
 
-/** Inserts users in multi-row statements; returns the stored rows in input order. */
-export async function insertUsers(db: DbOrTx, rows: NewUserRow[]) {
-  const out: (typeof users.$inferSelect)[] = [];
-  for (let i = 0; i < rows.length; i += 1000) {
-    out.push(...(await db.insert(users).values(rows.slice(i, i + 1000)).returning()));
-  }
-  return out;
+/** A user to insert; the id is chosen by the caller. */
+export interface UserInsert {
+  id: string;
+  userName: string;
+  email: string | null;
+  displayName: string | null;
+  active: boolean;
+  organizationId: string;
+  forceResetPassword: boolean;
+  phoneNumber: string | null;
+  passwordHash: string | null;
+  passwordChangedAt: Date | null;
+}
+
+const userInsertColumns = [
+  ['id', 'uuid'],
+  ['user_name', 'text'],
+  ['email', 'text'],
+  ['display_name', 'text'],
+  ['active', 'boolean'],
+  ['organization_id', 'uuid'],
+  ['force_reset_password', 'boolean'],
+  ['phone_number', 'text'],
+  ['password_hash', 'text'],
+  ['password_changed_at', 'timestamptz'],
+] as const;
+
+/** Inserts users in one statement; returns each one's creation instant, in input order. */
+export async function insertUsers(db: DbOrTx, rows: UserInsert[]): Promise<Date[]> {
+  const result = await bulkInsert(
+    db,
+    'users',
+    userInsertColumns,
+    rows.map((r) => [
+      r.id,
+      r.userName,
+      r.email,
+      r.displayName,
+      r.active,
+      r.organizationId,
+      r.forceResetPassword,
+      r.phoneNumber,
+      r.passwordHash,
+      r.passwordChangedAt,
+    ]),
+    sql`id, created_at`,
+  );
+  const created = new Map(rowsOf<{ id: string; created_at: Date | string }>(result).map((r) => [r.id, r.created_at]));
+  return rows.map((r) => new Date(created.get(r.id) ?? Date.now()));
 }
 
 export async function updateUserRow(db: DbOrTx, id: string, values: Partial<NewUserRow>) {
@@ -154,9 +197,9 @@ export async function replaceMembership(
       ),
     );
   }
-  if (withGroups.length) {
-    const rows = withGroups.flatMap((e) => [...new Set(e.groupIds)].map((groupId) => ({ userId: e.userId, groupId })));
-    for (let i = 0; i < rows.length; i += 5000) await db.insert(userGroups).values(rows.slice(i, i + 5000));
+  const groupRows = withGroups.flatMap((e) => [...new Set(e.groupIds)].map((groupId) => [e.userId, groupId]));
+  if (groupRows.length) {
+    await bulkInsert(db, 'user_groups', [['user_id', 'uuid'], ['group_id', 'uuid']], groupRows);
   }
   if (withClaims.length && !options.fresh) {
     await db.delete(userClaims).where(
@@ -166,9 +209,9 @@ export async function replaceMembership(
       ),
     );
   }
-  if (withClaims.length) {
-    const rows = withClaims.flatMap((e) => (e.claims ?? []).map((c) => ({ userId: e.userId, type: c.type, value: c.value })));
-    for (let i = 0; i < rows.length; i += 5000) await db.insert(userClaims).values(rows.slice(i, i + 5000));
+  const claimRows = withClaims.flatMap((e) => (e.claims ?? []).map((c) => [e.userId, c.type, c.value]));
+  if (claimRows.length) {
+    await bulkInsert(db, 'user_claims', [['user_id', 'uuid'], ['type', 'text'], ['value', 'text']], claimRows);
   }
 }
 

@@ -33,7 +33,12 @@ export async function issueAccessToken(
   if (who.userId) payload[USER_ID_CLAIM] = who.userId;
   const roles = roleClaimValue(who.roles);
   if (roles !== undefined) payload[ROLE_CLAIM] = roles;
-  const options = { issuer: issuerOf(ctx), subject: who.subject, audience: client.clientId, expiresInSeconds: expiresIn };
+  const options = {
+    issuer: issuerOf(ctx),
+    subject: who.subject,
+    audience: client.clientId,
+    expiresInSeconds: expiresIn,
+  };
   const algorithm = client.configuration.signingAlgorithm;
   const secret = hmacSecretOf(ctx.box, client);
   const accessToken =

@@ -29,7 +29,10 @@ const ClientConfiguration = z.looseObject({
   refreshTokenLifetime: lifetime(2_592_000),
   /** Longest life of a chain of rotated refresh tokens. */
   refreshTokenAbsoluteLifetime: lifetime(31_536_000),
-  restApiRole: z.union([z.string(), z.array(z.string())]).optional().catch(undefined),
+  restApiRole: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .catch(undefined),
 });
 export type ClientConfiguration = z.infer<typeof ClientConfiguration>;
 
@@ -52,7 +55,7 @@ export async function findClient(db: DbOrTx, clientId: string): Promise<OAuthCli
     .select()
     .from(connections)
     .where(and(eq(connections.clientId, clientId), eq(connections.pluginType, 'OAuth20')));
-  if (!row || !row.enabled || row.connectionType !== 'Protocol') return undefined;
+  if (!row?.enabled || row.connectionType !== 'Protocol') return undefined;
   return {
     connectionId: row.id,
     name: row.name,
@@ -98,7 +101,8 @@ export function readClientCredentials(authorization: string | undefined, form: U
   if (usesBasicAuth(authorization)) {
     const basic = decodeBasic(authorization!);
     if (formSecret !== undefined) throw new InvalidRequest('use one client authentication method, not two');
-    if (formId !== undefined && formId !== basic.clientId) throw new InvalidRequest('client_id differs from the header');
+    if (formId !== undefined && formId !== basic.clientId)
+      throw new InvalidRequest('client_id differs from the header');
     return { ...basic, method: 'client_secret_basic' };
   }
   if (!formId) throw new InvalidClient('client_id is required');
@@ -115,7 +119,8 @@ export async function authenticateClient(
   if (!client) throw new InvalidClient('unknown client');
   if (client.configuration.publicClient) return client;
   if (credentials.clientSecret === undefined) throw new InvalidClient('the client must authenticate');
-  if (!secretMatches(ctx.box, client, credentials.clientSecret)) throw new InvalidClient('client authentication failed');
+  if (!secretMatches(ctx.box, client, credentials.clientSecret))
+    throw new InvalidClient('client authentication failed');
   return client;
 }
 

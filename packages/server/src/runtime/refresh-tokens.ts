@@ -41,7 +41,10 @@ export async function storeRefreshToken(db: DbOrTx, input: NewRefreshToken): Pro
 }
 
 export async function findRefreshToken(db: DbOrTx, token: string): Promise<RefreshTokenRow | undefined> {
-  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256(token)));
+  const [row] = await db
+    .select()
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, sha256(token)));
   return row;
 }
 

@@ -40,7 +40,13 @@ describe('password grant', () => {
     const res = await token(passwordForm('ADMIN', TEST_ADMIN_PASSWORD));
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'access_token',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'identify*scim offline_access' });
     const [admin] = await ctx.db.select().from(users).where(eq(users.userName, 'admin'));
     const claims = await ctx.keys.verify(res.body.access_token as string, issuer);
@@ -99,7 +105,11 @@ describe('password grant', () => {
 
   it('answers invalid_client when the password must be reset or has expired', async () => {
     await createTestUser(ctx.db, { userName: 'must-reset', password: 'pw-must-reset', forceResetPassword: true });
-    await createTestUser(ctx.db, { userName: 'expired', password: 'pw-expired', passwordExpiresAt: new Date(Date.now() - 1000) });
+    await createTestUser(ctx.db, {
+      userName: 'expired',
+      password: 'pw-expired',
+      passwordExpiresAt: new Date(Date.now() - 1000),
+    });
     for (const [user, password] of [
       ['must-reset', 'pw-must-reset'],
       ['expired', 'pw-expired'],
@@ -116,10 +126,16 @@ describe('refresh_token grant', () => {
   it('rotates the token, rereads the roles, and revokes the family when a spent token comes back', async () => {
     const user = await createTestUser(ctx.db, { userName: 'refresher', password: 'refresher-pw', roles: ['User'] });
     const first = await token(passwordForm('refresher', 'refresher-pw'));
-    expect((await ctx.keys.verify(first.body.access_token as string, issuer))['urn:identify:rest-api:role']).toBe('User');
+    expect((await ctx.keys.verify(first.body.access_token as string, issuer))['urn:identify:rest-api:role']).toBe(
+      'User',
+    );
     await ctx.db.insert(userClaims).values({ userId: user.id, type: 'urn:identify:rest-api:role', value: 'Observer' });
 
-    const refresh = { grant_type: 'refresh_token', client_id: 'idsvc-cli', refresh_token: first.body.refresh_token as string };
+    const refresh = {
+      grant_type: 'refresh_token',
+      client_id: 'idsvc-cli',
+      refresh_token: first.body.refresh_token as string,
+    };
     const second = await token(refresh);
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).toEqual(expect.any(String));
@@ -144,13 +160,23 @@ describe('refresh_token grant', () => {
     const user = await createTestUser(ctx.db, { userName: 'soon-locked', password: 'soon-locked-pw' });
     const first = await token(passwordForm('soon-locked', 'soon-locked-pw'));
     await ctx.db.update(users).set({ locked: true }).where(eq(users.id, user.id));
-    const refresh = { grant_type: 'refresh_token', client_id: 'idsvc-cli', refresh_token: first.body.refresh_token as string };
+    const refresh = {
+      grant_type: 'refresh_token',
+      client_id: 'idsvc-cli',
+      refresh_token: first.body.refresh_token as string,
+    };
     expect((await token(refresh)).body.error).toBe('invalid_grant');
     expect((await token({ ...refresh, refresh_token: 'not-a-token' })).body.error).toBe('invalid_grant');
 
     await ctx.db.update(users).set({ locked: false }).where(eq(users.id, user.id));
-    await ctx.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.userId, user.id));
-    expect((await token(refresh)).body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token has expired' });
+    await ctx.db
+      .update(refreshTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(refreshTokens.userId, user.id));
+    expect((await token(refresh)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token has expired',
+    });
   });
 });
 
@@ -159,8 +185,16 @@ describe('client_credentials grant', () => {
     const { clientId, clientSecret } = await createTestClient(ctx.db, ctx.box, {
       configuration: { restApiRole: 'Observer', accessTokenLifetime: 600 },
     });
-    const viaHeader = await token({ grant_type: 'client_credentials', scope: 'openid' }, { Authorization: basic(clientId, clientSecret!) });
-    const viaForm = await token({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret!, scope: 'offline_access' });
+    const viaHeader = await token(
+      { grant_type: 'client_credentials', scope: 'openid' },
+      { Authorization: basic(clientId, clientSecret!) },
+    );
+    const viaForm = await token({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret!,
+      scope: 'offline_access',
+    });
     for (const res of [viaHeader, viaForm]) {
       expect(res.status).toBe(200);
       expect(res.body.refresh_token).toBeUndefined();
@@ -206,20 +240,29 @@ describe('token endpoint requests', () => {
   it('answers unsupported_grant_type for an unknown grant', async () => {
     const res = await token({ grant_type: 'urn:example:magic', client_id: 'idsvc-cli' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'unsupported_grant_type', error_description: 'grant_type urn:example:magic is not supported' });
+    expect(res.body).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'grant_type urn:example:magic is not supported',
+    });
   });
 
   it('answers invalid_request for missing or repeated parameters and a JSON body', async () => {
-    expect((await token({ client_id: 'idsvc-cli' })).body).toEqual({ error: 'invalid_request', error_description: 'grant_type is required' });
-    expect((await token({ grant_type: 'password', client_id: 'idsvc-cli', username: 'admin' })).body.error_description).toBe(
-      'password is required',
-    );
+    expect((await token({ client_id: 'idsvc-cli' })).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'grant_type is required',
+    });
+    expect(
+      (await token({ grant_type: 'password', client_id: 'idsvc-cli', username: 'admin' })).body.error_description,
+    ).toBe('password is required');
     const repeated = await app.request('/runtime/oauth2/token.idp', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=password&grant_type=client_credentials',
     });
-    expect(await repeated.json()).toEqual({ error: 'invalid_request', error_description: 'grant_type is given more than once' });
+    expect(await repeated.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'grant_type is given more than once',
+    });
     const json = await app.request('/runtime/oauth2/token.idp', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

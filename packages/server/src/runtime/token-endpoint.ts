@@ -1,12 +1,7 @@
-import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
-import {
-  authenticateClient,
-  ensureGrantAllowed,
-  readClientCredentials,
-  usesBasicAuth,
-} from './clients.js';
+import { authenticateClient, ensureGrantAllowed, readClientCredentials, usesBasicAuth } from './clients.js';
 import { clientCredentialsGrant } from './grants/client-credentials.js';
 import { type Grant, requiredParam, type TokenResult } from './grants/grant.js';
 import { passwordGrant } from './grants/password.js';

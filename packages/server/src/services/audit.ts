@@ -1,5 +1,5 @@
-import { auditRecords } from '../db/schema/index.js';
 import type { DbOrTx } from '../db/client.js';
+import { bulkInsert } from '../queries/bulk.js';
 
 const secretFields = /pass(word)?|secret|token|key|otp|credential/i;
 
@@ -27,7 +27,17 @@ export interface AuditEntry {
 export async function audit(db: DbOrTx, entries: AuditEntry | AuditEntry[]): Promise<void> {
   const list = Array.isArray(entries) ? entries : [entries];
   if (list.length === 0) return;
-  await db.insert(auditRecords).values(
-    list.map((e) => ({ ...e, changes: e.changes ? (maskSecrets(e.changes) as Record<string, unknown>) : null })),
+  await bulkInsert(
+    db,
+    'audit_records',
+    [
+      ['actor', 'text'],
+      ['operation', 'text'],
+      ['entity_type', 'text'],
+      ['entity_key', 'text'],
+      ['changes', 'jsonb'],
+      ['request_id', 'text'],
+    ],
+    list.map((e) => [e.actor, e.operation, e.entityType, e.entityKey, e.changes ? (maskSecrets(e.changes) as object) : null, e.requestId ?? null]),
   );
 }

@@ -1,9 +1,4 @@
-import {
-  type BatchDeleteResult,
-  type BatchFailure,
-  type ClaimDefinition,
-  ClaimDefinitionInput,
-} from '@idsvc/shared';
+import { type BatchDeleteResult, type BatchFailure, type ClaimDefinition, ClaimDefinitionInput } from '@idsvc/shared';
 import type { z } from 'zod';
 import type { ListRequest } from '../conventions/list.js';
 import { Listing, runList } from '../conventions/list.js';
@@ -83,7 +78,13 @@ async function createIn(tx: DbOrTx, input: ClaimDefinitionInput, by: WriteContex
     () => q.insertClaimDefinition(tx, claimType, values, input.id),
     `a claim definition of type ${claimType} or with the variable name ${values.variableName} exists`,
   );
-  await audit(tx, { ...by, operation: 'create', entityType, entityKey: row.claimType, changes: { claimType, ...values } });
+  await audit(tx, {
+    ...by,
+    operation: 'create',
+    entityType,
+    entityKey: row.claimType,
+    changes: { claimType, ...values },
+  });
   return q.toClaimDefinition(row);
 }
 
@@ -168,7 +169,8 @@ export function claimDefinitionService(db: Db) {
     });
   }
 
-  const byId = (tx: DbOrTx, id: string) => (isGuid(id) ? q.findClaimDefinitionById(tx, id) : Promise.resolve(undefined));
+  const byId = (tx: DbOrTx, id: string) =>
+    isGuid(id) ? q.findClaimDefinitionById(tx, id) : Promise.resolve(undefined);
 
   return {
     async list(request: ListRequest): Promise<Listing<ClaimDefinition>> {
@@ -196,7 +198,7 @@ export function claimDefinitionService(db: Db) {
     },
 
     /** Applies PATCH operations to the editable fields and validates the result as a whole before storing it. */
-    patch(claimType: string, body: unknown, by: WriteContext): Promise<ClaimDefinition> {
+    async patch(claimType: string, body: unknown, by: WriteContext): Promise<ClaimDefinition> {
       const ops = parsePatch(body);
       return db.transaction(async (tx) => {
         const existing = await mustFind(tx, claimType);

@@ -93,7 +93,10 @@ export function claimSetService(db: Db) {
         if (input.id && (await q.findClaimSetById(tx, input.id))) {
           throw conflict(`a claim set with the id ${input.id} exists`);
         }
-        const row = await uniqueOr409(() => q.insertClaimSet(tx, values, input.id), `a claim set named ${values.name} exists`);
+        const row = await uniqueOr409(
+          () => q.insertClaimSet(tx, values, input.id),
+          `a claim set named ${values.name} exists`,
+        );
         await audit(tx, { ...by, operation: 'create', entityType, entityKey: row.name, changes: { ...values } });
         return q.toClaimSet(row);
       });
@@ -101,12 +104,15 @@ export function claimSetService(db: Db) {
 
     /**
      * Updates the claim set found by `id` when given, else by name (404 when there is none). With an id the set can
-     * be renamed, unless the new name is taken (409) or connections name the set (409: they would lose it).
+     * be renamed, unless the new name is taken (409) or connections name the set (409: they would lose it); a change
+     * of case only is allowed.
      */
     update(input: ClaimSetInput, by: WriteContext): Promise<ClaimSet> {
       return db.transaction(async (tx) => {
         const existing = input.id ? await mustFindById(tx, input.id) : await mustFind(tx, input.name);
-        const values = await valuesOf(tx, input);
+        const given = await valuesOf(tx, input);
+        // Found by name, the set keeps its name as stored; found by id, it takes the given one.
+        const values = input.id ? given : { ...given, name: existing.name };
         if (values.name.toLowerCase() !== existing.name.toLowerCase()) {
           const holder = await q.findClaimSet(tx, values.name);
           if (holder) throw conflict(`a claim set named ${holder.name} exists`);

@@ -5,7 +5,13 @@ import { users } from '../../db/schema/index.js';
 import { issueAccessToken } from '../access-token.js';
 import type { OAuthClient } from '../clients.js';
 import { InvalidGrant, InvalidScope } from '../oauth-errors.js';
-import { findRefreshToken, markRotated, type RefreshTokenRow, revokeFamily, storeRefreshToken } from '../refresh-tokens.js';
+import {
+  findRefreshToken,
+  markRotated,
+  type RefreshTokenRow,
+  revokeFamily,
+  storeRefreshToken,
+} from '../refresh-tokens.js';
 import { parseScope } from '../scopes.js';
 import { type Grant, requiredParam } from './grant.js';
 
@@ -68,6 +74,6 @@ async function rolesOfActiveUser(db: DbOrTx, userId: string): Promise<string[]> 
     .select({ active: users.active, locked: users.locked })
     .from(users)
     .where(eq(users.id, userId));
-  if (!user || !user.active || user.locked) throw new InvalidGrant('the user may not sign in');
+  if (!user?.active || user.locked) throw new InvalidGrant('the user may not sign in');
   return rolesOfUser(db, userId);
 }

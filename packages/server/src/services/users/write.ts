@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { User, UserInput, UserUpdateInput } from '@idsvc/shared';
 import { inArray } from 'drizzle-orm';
 import { hashPassword } from '../../crypto/password.js';
@@ -48,17 +49,19 @@ export async function createUsers(db: Db, inputs: UserInput[], by: WriteContext)
   const items = inputs.map((u, index) => ({ ...u, index }));
   refuseEmptyPasswords(inputs);
   refuseDuplicates(items);
-  await resolveReferences(db, items);
+  // Hashing is the expensive part: check references first so that a doomed batch costs nothing.
+  if (inputs.some((u) => u.password)) await resolveReferences(db, items);
   const hashes = await hashAll(inputs);
   return db.transaction(async (tx) => {
     const refs = await resolveReferences(tx, items);
     await refuseClashes(tx, items, new Set());
-    const rows = await uniqueOr409(
+    const ids = items.map((u) => u.id ?? randomUUID());
+    const created = await uniqueOr409(
       () =>
         q.insertUsers(
           tx,
-          items.map((u) => ({
-            ...(u.id ? { id: u.id } : {}),
+          items.map((u, i) => ({
+            id: ids[i],
             userName: u.userName,
             email: u.email ?? null,
             displayName: u.displayName ?? null,
@@ -75,20 +78,28 @@ export async function createUsers(db: Db, inputs: UserInput[], by: WriteContext)
     const groupsOf = items.map((u) => refs.groups(u.groups ?? []));
     await q.replaceMembership(
       tx,
-      rows.map((r, i) => ({ userId: r.id, groupIds: groupsOf[i].map((g) => g.id), claims: items[i].claims ?? [] })),
+      ids.map((id, i) => ({ userId: id, groupIds: groupsOf[i].map((g) => g.id), claims: items[i].claims ?? [] })),
       { fresh: true },
     );
     await audit(
       tx,
-      rows.map((r, i) => ({ ...by, operation: 'create' as const, entityType, entityKey: r.id, changes: inputs[i] })),
+      ids.map((id, i) => ({ ...by, operation: 'create' as const, entityType, entityKey: id, changes: inputs[i] })),
     );
-    return rows.map((r, i) =>
-      q.toUser(
-        { ...r, organization: refs.organization(items[i].organization ?? 'Root').name },
-        groupsOf[i].map((g) => g.name),
-        items[i].claims ?? [],
-      ),
-    );
+    return items.map((u, i) => ({
+      id: ids[i],
+      userName: u.userName,
+      email: u.email ?? null,
+      displayName: u.displayName ?? null,
+      active: u.active ?? true,
+      organization: refs.organization(u.organization ?? 'Root').name,
+      groups: groupsOf[i].map((g) => g.name),
+      forceResetPasswordAfterFirstTimeLogin: u.forceResetPasswordAfterFirstTimeLogin ?? false,
+      claims: u.claims ?? [],
+      phoneNumber: u.phoneNumber ?? null,
+      locked: false,
+      createdAt: created[i].toISOString(),
+      updatedAt: created[i].toISOString(),
+    }));
   });
 }
 
