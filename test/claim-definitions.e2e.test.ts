@@ -117,6 +117,15 @@ describe('ClaimDefinitions_Patch', () => {
     expect((await ctx.admin.get(path)).body.friendlyName).toBe('y');
   });
 
+  it('sets each field of an object value when the path is absent', async () => {
+    const def = await created(ctx.admin, 'claimdefinitions', definition({ friendlyName: 'old' }));
+    const path = at(String(def.claimType));
+    const body = [{ op: 'replace', value: { friendlyName: 'whole', sensitive: true } }];
+    const response = await ctx.admin.patch(path, { body });
+    expect(response.status).toBe(200);
+    expect((await ctx.admin.get(path)).body).toMatchObject({ friendlyName: 'whole', sensitive: true });
+  });
+
   it('answers 400 for an unknown path or a wrong value type, and changes nothing', async () => {
     const def = await created(ctx.admin, 'claimdefinitions', definition({ friendlyName: 'kept' }));
     const path = at(String(def.claimType));

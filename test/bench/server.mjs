@@ -37,7 +37,13 @@ export async function startBenchServer(env = {}) {
 async function adminToken(url) {
   const res = await fetch(`${url}/runtime/oauth2/token.idp`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'idsvc-cli', username: 'admin', password, scope: 'identify*scim' }),
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'idsvc-cli',
+      username: 'admin',
+      password,
+      scope: 'identify*scim',
+    }),
   });
   if (!res.ok) throw new Error(`token: ${res.status} ${await res.text()}`);
   return (await res.json()).access_token;

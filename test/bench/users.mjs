@@ -42,7 +42,9 @@ export async function filterLatency(server, rounds = 20) {
     const query = `/users/.filter?filter=${encodeURIComponent(filter)}&pageSize=50`;
     for (let i = 0; i < rounds; i++) {
       const started = performance.now();
-      const res = await fetch(`${server.url}/api/rest/v2${query}`, { headers: { authorization: `Bearer ${server.token}` } });
+      const res = await fetch(`${server.url}/api/rest/v2${query}`, {
+        headers: { authorization: `Bearer ${server.token}` },
+      });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`${filter}: ${res.status}`);
       times.push(performance.now() - started);

@@ -6,12 +6,12 @@ import {
   createGroup,
   createUser,
   expectedUser,
-  lockedUsersPath,
   readUser,
   type User,
   type UserBody,
   userNames,
   userNamesWhere,
+  userOperations,
   usersPath,
 } from './support.js';
 
@@ -248,32 +248,6 @@ describe('Users_Put', () => {
   });
 });
 
-describe('Users_Delete', () => {
-  it('deletes the user, answers 200, and answers 200 again once it is gone', async () => {
-    const user = await createUser(ctx.admin, { userName: unique('del') });
-    const response = await ctx.admin.delete(`${usersPath}/${user.id}`);
-    expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: '' });
-    expectError(await ctx.admin.get(`${usersPath}/${user.id}`), 404, 'not_found');
-    expect((await ctx.admin.delete(`${usersPath}/${user.id}`)).status).toBe(200);
-  });
-
-  it('answers 400 for an id that is not a GUID', async () => {
-    expectError(await ctx.admin.delete(`${usersPath}/not-a-guid`), 400, 'invalid_request');
-  });
-
-  it('makes the deleted user’s token useless (401)', async () => {
-    const user = await createUser(ctx.admin, {
-      userName: unique('gone'),
-      password: testPassword,
-      claims: [{ type: roleClaimType, value: 'User' }],
-    });
-    const api = await userApi(ctx.server.url, user.userName);
-    expect((await api.get(`${usersPath}/myprofile`)).status).toBe(200);
-    await ctx.admin.delete(`${usersPath}/${user.id}`);
-    expectError(await api.get(`${usersPath}/myprofile`), 401, 'unauthorized');
-  });
-});
-
 describe('Users_Get (myprofile)', () => {
   it('answers 200 with the calling user, for a user whose REST API role is User', async () => {
     const user = await createUser(ctx.admin, {
@@ -296,40 +270,10 @@ describe('Users_Get (myprofile)', () => {
   });
 });
 
-/** Every Users_* operation (operations.tsv) with a path that reaches it. */
-const operations: [operationId: string, method: string, path: string][] = [
-  ['Users_GetAll', 'GET', usersPath],
-  ['Users_Post', 'POST', usersPath],
-  ['Users_Put', 'PUT', usersPath],
-  ['Users_GetAllFilter', 'GET', `${usersPath}/.filter`],
-  ['Users_DeleteMassUser', 'DELETE', `${usersPath}/.batch`],
-  ['Users_PostMassUser', 'POST', `${usersPath}/.batch`],
-  ['Users_PutMassUser', 'PUT', `${usersPath}/.batch`],
-  ['Users_PutMassStatus', 'PUT', `${usersPath}/.batchStatus`],
-  ['Users_SearchUsers', 'POST', `${usersPath}/.search`],
-  ['Users_Delete', 'DELETE', `${usersPath}/${unknownGuid}`],
-  ['Users_Get_Existing', 'GET', `${usersPath}/${unknownGuid}`],
-  ['Users_PatchUppdating', 'PATCH', `${usersPath}/${unknownGuid}`],
-  ['Users_Get', 'GET', `${usersPath}/myprofile`],
-  ['Users_GetAllRefreshToken', 'GET', `${usersPath}/refreshtoken?userId=${unknownGuid}`],
-  ['Users_DeleteRefreshToken', 'DELETE', `${usersPath}/refreshtoken?refreshToken=x`],
-  ['Users_GetAuthenticators', 'GET', `${usersPath}/authenticators?userId=${unknownGuid}`],
-  ['Users_ResetAuthenticator', 'DELETE', `${usersPath}/resetauthenticator?userId=${unknownGuid}&connectionName=x`],
-  [
-    'Users_OnboardAuthenticator',
-    'POST',
-    `${usersPath}/onboardauthenticator?userId=${unknownGuid}&connectionName=x&secretCode=x`,
-  ],
-  ['Users_GetConsent', 'GET', `${usersPath}/consent?userId=${unknownGuid}`],
-  ['Users_DeleteConsent', 'DELETE', `${usersPath}/consent?userId=${unknownGuid}&connectionName=x`],
-  ['Users_GetAllLockedUsers', 'GET', lockedUsersPath],
-  ['Users_Patch', 'PATCH', lockedUsersPath],
-];
-
 describe('roles on every Users_* operation', () => {
   it('answers 401 unauthorized to every operation without a token', async () => {
     const anonymous = new Api(ctx.server.url);
-    for (const [operationId, method, path] of operations) {
+    for (const [operationId, method, path] of userOperations) {
       const response = await anonymous.request(method, path);
       expect({ operationId, status: response.status }).toEqual({ operationId, status: 401 });
       expectError(response, 401, 'unauthorized');
@@ -343,7 +287,7 @@ describe('roles on every Users_* operation', () => {
       claims: [{ type: roleClaimType, value: 'User' }],
     });
     const api = await userApi(ctx.server.url, user.userName);
-    for (const [operationId, method, path] of operations.filter(([id]) => id !== 'Users_Get')) {
+    for (const [operationId, method, path] of userOperations.filter(([id]) => id !== 'Users_Get')) {
       const response = await api.request(method, path);
       expect({ operationId, status: response.status }).toEqual({ operationId, status: 403 });
       expectError(response, 403, 'forbidden');

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { type Api, type ApiResponse, apiBase } from '../helpers/api.js';
+import { unknownGuid } from '../helpers/fixtures.js';
 
 export const usersPath = `${apiBase}/users`;
 export const filterPath = `${usersPath}/.filter`;
@@ -89,3 +90,33 @@ export function userNames(response: ApiResponse<unknown>): string[] {
 export function anyOf(names: string[]): string {
   return names.map((name) => `userName eq "${name}"`).join(' or ');
 }
+
+/** Every Users_* operation (operations.tsv) with a path that reaches it. */
+export const userOperations: [operationId: string, method: string, path: string][] = [
+  ['Users_GetAll', 'GET', usersPath],
+  ['Users_Post', 'POST', usersPath],
+  ['Users_Put', 'PUT', usersPath],
+  ['Users_GetAllFilter', 'GET', filterPath],
+  ['Users_DeleteMassUser', 'DELETE', batchPath],
+  ['Users_PostMassUser', 'POST', batchPath],
+  ['Users_PutMassUser', 'PUT', batchPath],
+  ['Users_PutMassStatus', 'PUT', `${usersPath}/.batchStatus`],
+  ['Users_SearchUsers', 'POST', `${usersPath}/.search`],
+  ['Users_Delete', 'DELETE', `${usersPath}/${unknownGuid}`],
+  ['Users_Get_Existing', 'GET', `${usersPath}/${unknownGuid}`],
+  ['Users_PatchUppdating', 'PATCH', `${usersPath}/${unknownGuid}`],
+  ['Users_Get', 'GET', `${usersPath}/myprofile`],
+  ['Users_GetAllRefreshToken', 'GET', `${usersPath}/refreshtoken?userId=${unknownGuid}`],
+  ['Users_DeleteRefreshToken', 'DELETE', `${usersPath}/refreshtoken?refreshToken=x`],
+  ['Users_GetAuthenticators', 'GET', `${usersPath}/authenticators?userId=${unknownGuid}`],
+  ['Users_ResetAuthenticator', 'DELETE', `${usersPath}/resetauthenticator?userId=${unknownGuid}&connectionName=x`],
+  [
+    'Users_OnboardAuthenticator',
+    'POST',
+    `${usersPath}/onboardauthenticator?userId=${unknownGuid}&connectionName=x&secretCode=x`,
+  ],
+  ['Users_GetConsent', 'GET', `${usersPath}/consent?userId=${unknownGuid}`],
+  ['Users_DeleteConsent', 'DELETE', `${usersPath}/consent?userId=${unknownGuid}&connectionName=x`],
+  ['Users_GetAllLockedUsers', 'GET', lockedUsersPath],
+  ['Users_Patch', 'PATCH', lockedUsersPath],
+];

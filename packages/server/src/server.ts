@@ -38,7 +38,10 @@ export async function createContext(overrides: ConfigOverrides = {}) {
     const keys = await SigningKeys.load(database.db, box);
     let baseUrl = baseUrlOf(config, config.port);
     const ctx: AppContext = { config, database, db: database.db, box, keys, logger, baseUrl: () => baseUrl };
-    return { ctx, setPort: (port: number) => void (baseUrl = baseUrlOf(config, port)) };
+    const setPort = (port: number) => {
+      baseUrl = baseUrlOf(config, port);
+    };
+    return { ctx, setPort };
   } catch (error) {
     await database.close();
     throw error;

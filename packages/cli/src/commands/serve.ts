@@ -14,7 +14,10 @@ export function serveCommand(): Command {
     .description('run the idsvc server')
     .option('--port <port>', 'listen port, 0 for any free port (env IDSVC_PORT, default 8080)')
     .option('--host <host>', 'listen address (env IDSVC_HOST, default 127.0.0.1)')
-    .option('--data-dir <dir>', 'folder of the embedded database and local state (env IDSVC_DATA_DIR, default ./.idsvc)')
+    .option(
+      '--data-dir <dir>',
+      'folder of the embedded database and local state (env IDSVC_DATA_DIR, default ./.idsvc)',
+    )
     .option('--database-url <url>', 'PostgreSQL connection string (env DATABASE_URL); default: the embedded database')
     .option('--base-url <url>', 'public base address (env IDSVC_BASE_URL, default http://HOST:PORT)')
     .action(async (options: ServeOptions) => {

@@ -3,11 +3,11 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { authenticate, hasRole } from '../auth/bearer.js';
 import { actorOf } from '../auth/principal.js';
+import type { AppContext } from '../context.js';
 import { project } from '../conventions/attributes.js';
-import { type ListRequest, Listing, listRequest } from '../conventions/list.js';
+import { Listing, type ListRequest, listRequest } from '../conventions/list.js';
 import { pageLinks } from '../conventions/paging.js';
 import { isGuid } from '../conventions/segment.js';
-import type { AppContext } from '../context.js';
 import { ApiError, badRequest, forbidden } from '../http/api-error.js';
 import type { AppEnv } from '../http/env.js';
 import type { Services } from '../services/index.js';
@@ -58,7 +58,12 @@ async function render(c: Context<AppEnv>, op: OperationDef, result: unknown): Pr
 
 type ParamReader = (c: Context<AppEnv>) => Record<string, string>;
 
-function invoke(ctx: AppContext, services: Services, bound: BoundHandler, readParams: ParamReader = (c) => c.req.param()) {
+function invoke(
+  ctx: AppContext,
+  services: Services,
+  bound: BoundHandler,
+  readParams: ParamReader = (c) => c.req.param(),
+) {
   const { op } = bound;
   return async (c: Context<AppEnv>) => {
     const principal = await authenticate(ctx, c.req.header('authorization'));

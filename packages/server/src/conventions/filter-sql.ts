@@ -65,8 +65,9 @@ function translate(node: FilterNode, schema: FilterSchema): SQL {
     case 'or':
       return sql`(${translate(node.left, schema)} OR ${translate(node.right, schema)})`;
     case 'not': {
+      // An absent attribute makes a comparison unknown (NULL); SCIM reads it as false, so `not` of it is true.
       const inner = translate(node.expr, schema);
-      return node.expr.kind === 'and' || node.expr.kind === 'or' ? sql`NOT ${inner}` : sql`NOT (${inner})`;
+      return sql`NOT coalesce(${inner}, false)`;
     }
     case 'present':
       return present(node.attr, schema);

@@ -20,6 +20,11 @@ export interface Database {
   db: Db;
   /** Resolves while the database answers. */
   ping(): Promise<void>;
+  /**
+   * Tells the database that many rows were written. The embedded database has no autovacuum, so it refreshes the
+   * planner's statistics itself once enough has changed; PostgreSQL's autovacuum does that on its own.
+   */
+  noteWrites(rows: number): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   return {
     kind: 'embedded',
     db,
+    noteWrites: statisticsKeeper(client),
     ping: async () => {
       await client.query('select 1');
     },
@@ -53,10 +59,31 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    noteWrites: () => {},
     ping: async () => {
       await db.execute(sql`select 1`);
     },
     close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** Runs ANALYZE in the background once the rows written since the last one reach a fifth of all written. */
+function statisticsKeeper(client: PGlite): (rows: number) => void {
+  let since = 0;
+  let total = 0;
+  let running = false;
+  return (rows) => {
+    since += rows;
+    total += rows;
+    if (running || since < Math.max(2000, total / 5)) return;
+    running = true;
+    since = 0;
+    client
+      .exec('analyze')
+      .catch(() => {})
+      .finally(() => {
+        running = false;
+      });
   };
 }
 

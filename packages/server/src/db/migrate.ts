@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { Database } from './client.js';
 
 /** The committed SQL migrations, shipped beside the compiled code. */

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Logger } from './logger.js';
 import { ApiError } from './api-error.js';
 import type { AppEnv } from './env.js';
+import type { Logger } from './logger.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -47,12 +47,18 @@ export function createHttpApp(logger: Logger, ready: () => Promise<void>): Hono<
       const body = { error: error.code, message: error.message, details: error.details, requestId };
       return c.json(body, error.status as ContentfulStatusCode);
     }
-    logger.error('unhandled error', { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    logger.error('unhandled error', {
+      requestId,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
     return c.json({ error: 'server_error', message: 'an unexpected error occurred', requestId }, 500);
   });
 
   app.notFound((c) =>
-    c.json({ error: 'not_found', message: `no route for ${c.req.method} ${c.req.path}`, requestId: c.get('requestId') }, 404),
+    c.json(
+      { error: 'not_found', message: `no route for ${c.req.method} ${c.req.path}`, requestId: c.get('requestId') },
+      404,
+    ),
   );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

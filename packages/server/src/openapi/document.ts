@@ -27,10 +27,14 @@ function parameters(op: OperationDef): JsonObject[] {
   if (op.list) {
     for (const name of pagingParameters) {
       const schema: JsonObject =
-        name === 'sortBy' ? { type: 'string', enum: [...op.list.sortable] } : { type: name === 'sortOrder' ? 'string' : 'integer' };
+        name === 'sortBy'
+          ? { type: 'string', enum: [...op.list.sortable] }
+          : { type: name === 'sortOrder' ? 'string' : 'integer' };
       list.push({ name, in: 'query', required: false, schema });
     }
-    if (op.list.kind === 'filter') for (const name of filterParameters) list.push({ name, in: 'query', required: false, schema: { type: 'string' } });
+    if (op.list.kind === 'filter')
+      for (const name of filterParameters)
+        list.push({ name, in: 'query', required: false, schema: { type: 'string' } });
   }
   return list;
 }
@@ -53,9 +57,16 @@ function responses(op: OperationDef): JsonObject {
       out['200'] = op.response
         ? { description: 'success', content: { 'application/json': { schema: schemaOf(op.response, 'output') } } }
         : { description: 'success (empty body)' };
-      if (op.list) (out['200'] as JsonObject).headers = { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' } } };
+      if (op.list)
+        (out['200'] as JsonObject).headers = {
+          'X-Total-Count': { schema: { type: 'integer' } },
+          Link: { schema: { type: 'string' } },
+        };
     } else {
-      out[String(status)] = { description: `error ${status}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      out[String(status)] = {
+        description: `error ${status}`,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     }
   }
   return out;
@@ -71,7 +82,8 @@ export function openApiDocument(serverUrl: string): JsonObject {
     shapeKey.set(shape, path);
     shapeKey.set(`${op.method} ${shape}`, path);
     const method = op.method.toLowerCase();
-    const item = (paths[path] ??= {});
+    paths[path] ??= {};
+    const item = paths[path];
     const operation: JsonObject = {
       operationId: op.operationId,
       summary: op.summary,
@@ -82,10 +94,17 @@ export function openApiDocument(serverUrl: string): JsonObject {
       'x-idsvc-role': op.role,
       'x-idsvc-cli': `idsvc ${op.cli.group} ${op.cli.action}`,
     };
-    if (op.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
+    if (op.body)
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
+      };
     if (item[method]) {
       // A same-shaped sibling: the segment in GUID form selects it.
-      (item[method] as JsonObject)['x-idsvc-alternatives'] = [...(((item[method] as JsonObject)['x-idsvc-alternatives'] as JsonObject[]) ?? []), operation];
+      (item[method] as JsonObject)['x-idsvc-alternatives'] = [
+        ...(((item[method] as JsonObject)['x-idsvc-alternatives'] as JsonObject[]) ?? []),
+        operation,
+      ];
       continue;
     }
     item[method] = operation;

@@ -8,7 +8,10 @@ import { openApiDocument } from './document.js';
 export function openApiRoutes(baseUrl: () => string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   let document: object | undefined;
-  app.get('/api/rest/v2/openapi.json', (c) => c.json((document ??= openApiDocument(baseUrl()))));
+  app.get('/api/rest/v2/openapi.json', (c) => {
+    document ??= openApiDocument(baseUrl());
+    return c.json(document);
+  });
   app.get('/api/docs', (c) =>
     c.html(html`<!doctype html>
 <html lang="en">
@@ -27,7 +30,8 @@ export function openApiRoutes(baseUrl: () => string): Hono<AppEnv> {
     <table>
       <tr><th>operation</th><th>method</th><th>path</th><th>role</th><th>summary</th></tr>
       ${catalog.map(
-        (op) => html`<tr><td><code>${op.operationId}</code></td><td>${op.method}</td><td><code>${op.path}</code></td><td>${op.role}</td><td>${op.summary}</td></tr>`,
+        (op) =>
+          html`<tr><td><code>${op.operationId}</code></td><td>${op.method}</td><td><code>${op.path}</code></td><td>${op.role}</td><td>${op.summary}</td></tr>`,
       )}
     </table>
   </body>

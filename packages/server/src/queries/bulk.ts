@@ -35,10 +35,13 @@ export function bulkInsert(
     sql`, `,
   );
   const arrays = sql.join(
-    columns.map(([, type], i) => sql`${arrayLiteral(
-      rows.map((r) => r[i]),
-      type,
-    )}::${sql.raw(type)}[]`),
+    columns.map(
+      ([, type], i) =>
+        sql`${arrayLiteral(
+          rows.map((r) => r[i]),
+          type,
+        )}::${sql.raw(type)}[]`,
+    ),
     sql`, `,
   );
   const tail = returning ? sql` returning ${returning}` : sql``;

@@ -7,7 +7,8 @@ export async function uniqueOr409<T>(write: () => Promise<T>, message: string, d
     return await write();
   } catch (error) {
     if (sqlState(error) === UNIQUE_VIOLATION) throw conflict(message, details);
-    if (sqlState(error) === FOREIGN_KEY_VIOLATION) throw new ApiError('conflict', `${message} (a referenced object changed)`, details);
+    if (sqlState(error) === FOREIGN_KEY_VIOLATION)
+      throw new ApiError('conflict', `${message} (a referenced object changed)`, details);
     throw error;
   }
 }

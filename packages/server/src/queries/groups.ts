@@ -1,5 +1,5 @@
-import { eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { Group, GroupInput } from '@idsvc/shared';
+import { eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
@@ -78,7 +78,11 @@ export async function groupUse(db: DbOrTx, group: Row): Promise<string | undefin
   const [members] = await db.select({ n: countAll() }).from(userGroups).where(eq(userGroups.groupId, group.id));
   if (members.n > 0) return `the group ${group.name} has ${members.n} member(s)`;
   const byClaim: SQL = sql`exists (select 1 from jsonb_array_elements_text(${claimDefinitions.groupNames}) g where lower(g) = lower(${group.name}))`;
-  const [def] = await db.select({ claimType: claimDefinitions.claimType }).from(claimDefinitions).where(byClaim).limit(1);
+  const [def] = await db
+    .select({ claimType: claimDefinitions.claimType })
+    .from(claimDefinitions)
+    .where(byClaim)
+    .limit(1);
   return def ? `the group ${group.name} is used by the claim definition ${def.claimType}` : undefined;
 }
 

@@ -59,7 +59,8 @@ async function membership(db: DbOrTx, ids: string[]) {
       .orderBy(userClaims.id),
   ]);
   for (const r of groupRows) groupsOf.set(r.userId, [...(groupsOf.get(r.userId) ?? []), r.name]);
-  for (const r of claimRows) claimsOf.set(r.userId, [...(claimsOf.get(r.userId) ?? []), { type: r.type, value: r.value }]);
+  for (const r of claimRows)
+    claimsOf.set(r.userId, [...(claimsOf.get(r.userId) ?? []), { type: r.type, value: r.value }]);
   return { groupsOf, claimsOf };
 }
 
@@ -199,7 +200,15 @@ export async function replaceMembership(
   }
   const groupRows = withGroups.flatMap((e) => [...new Set(e.groupIds)].map((groupId) => [e.userId, groupId]));
   if (groupRows.length) {
-    await bulkInsert(db, 'user_groups', [['user_id', 'uuid'], ['group_id', 'uuid']], groupRows);
+    await bulkInsert(
+      db,
+      'user_groups',
+      [
+        ['user_id', 'uuid'],
+        ['group_id', 'uuid'],
+      ],
+      groupRows,
+    );
   }
   if (withClaims.length && !options.fresh) {
     await db.delete(userClaims).where(
@@ -211,7 +220,16 @@ export async function replaceMembership(
   }
   const claimRows = withClaims.flatMap((e) => (e.claims ?? []).map((c) => [e.userId, c.type, c.value]));
   if (claimRows.length) {
-    await bulkInsert(db, 'user_claims', [['user_id', 'uuid'], ['type', 'text'], ['value', 'text']], claimRows);
+    await bulkInsert(
+      db,
+      'user_claims',
+      [
+        ['user_id', 'uuid'],
+        ['type', 'text'],
+        ['value', 'text'],
+      ],
+      claimRows,
+    );
   }
 }
 

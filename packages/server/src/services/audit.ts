@@ -38,6 +38,13 @@ export async function audit(db: DbOrTx, entries: AuditEntry | AuditEntry[]): Pro
       ['changes', 'jsonb'],
       ['request_id', 'text'],
     ],
-    list.map((e) => [e.actor, e.operation, e.entityType, e.entityKey, e.changes ? (maskSecrets(e.changes) as object) : null, e.requestId ?? null]),
+    list.map((e) => [
+      e.actor,
+      e.operation,
+      e.entityType,
+      e.entityKey,
+      e.changes ? (maskSecrets(e.changes) as object) : null,
+      e.requestId ?? null,
+    ]),
   );
 }

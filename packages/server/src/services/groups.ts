@@ -73,7 +73,10 @@ export function groupService(db: Db) {
           result.deleted.push(existing.name);
         }
         if (result.deleted.length === 0) throw badRequest('no group was deleted', result.failed);
-        await audit(tx, result.deleted.map((name) => ({ ...by, operation: 'delete' as const, entityType, entityKey: name })));
+        await audit(
+          tx,
+          result.deleted.map((name) => ({ ...by, operation: 'delete' as const, entityType, entityKey: name })),
+        );
         return result;
       });
     },

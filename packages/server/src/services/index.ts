@@ -16,7 +16,7 @@ export function createServices(ctx: AppContext) {
     claimDefinitions: claimDefinitionService(db),
     claimSets: claimSetService(db),
     organizations: organizationService(db),
-    users: userService(db),
+    users: userService(db, (rows) => ctx.database.noteWrites(rows)),
     userTokens: userTokenService(db),
     consents: consentService(db),
     authenticators: authenticatorService(db, ctx.box),

@@ -24,7 +24,9 @@ export function organizationService(db: Db) {
     const parent = await q.findOrganization(tx, name);
     if (!parent) throw badRequest(`the parent organization ${name} does not exist`, [{ field: 'parentName' }]);
     if (selfId && (await q.subtreeIds(tx, selfId)).includes(parent.id)) {
-      throw badRequest(`${name} is ${input.name} or one of its descendants and cannot be its parent`, [{ field: 'parentName' }]);
+      throw badRequest(`${name} is ${input.name} or one of its descendants and cannot be its parent`, [
+        { field: 'parentName' },
+      ]);
     }
     return parent.id;
   }
@@ -50,7 +52,10 @@ export function organizationService(db: Db) {
     create(input: OrganizationInput, by: WriteContext): Promise<Organization> {
       return db.transaction(async (tx) => {
         const parentId = await parentIdFor(tx, input);
-        await uniqueOr409(() => q.insertOrganization(tx, { input, parentId }), `an organization named ${input.name} exists`);
+        await uniqueOr409(
+          () => q.insertOrganization(tx, { input, parentId }),
+          `an organization named ${input.name} exists`,
+        );
         await audit(tx, { ...by, operation: 'create', entityType, entityKey: input.name, changes: input });
         return q.toOrganization((await q.findOrganization(tx, input.name))!);
       });
@@ -96,7 +101,10 @@ export function organizationService(db: Db) {
           result.deleted.push(existing.name);
         }
         if (result.deleted.length === 0) throw badRequest('no organization was deleted', result.failed);
-        await audit(tx, result.deleted.map((n) => ({ ...by, operation: 'delete' as const, entityType, entityKey: n })));
+        await audit(
+          tx,
+          result.deleted.map((n) => ({ ...by, operation: 'delete' as const, entityType, entityKey: n })),
+        );
         return result;
       });
     },

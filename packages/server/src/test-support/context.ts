@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SigningKeys, type SigningKeysOptions } from '../auth/signing-keys.js';
 import { type Config, loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { SecretBox } from '../crypto/secret-box.js';
-import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { seed } from '../db/seed.js';
 import { createLogger, type Logger } from '../http/logger.js';
+import { openTestDatabase } from './database.js';
 
 export const TEST_ADMIN_PASSWORD = 'admin-pass-123!';
 export const TEST_BASE_URL = 'http://127.0.0.1:0';
@@ -35,13 +32,13 @@ export interface TestContext extends AppContext {
  * `admin-pass-123!`), a random secret key, signing keys loaded. About 3 s; share one per test file.
  */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-test-'));
+  const test = await openTestDatabase();
+  const { database, dataDir } = test;
   const config = {
     ...loadConfig({ dataDir, adminPassword: TEST_ADMIN_PASSWORD, logLevel: 'silent' }, {}),
     ...options.config,
   };
   const logger = options.logger ?? createLogger('silent');
-  const database = await openDatabase({ dataDir: config.dataDir });
   try {
     await migrate(database);
     if (options.seed !== false) await seed({ db: database.db, config, logger });
@@ -57,14 +54,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       logger,
       baseUrl: () => baseUrl,
       dataDir,
-      close: async () => {
-        await database.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
+      close: () => test.close(),
     };
   } catch (error) {
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await test.close();
     throw error;
   }
 }

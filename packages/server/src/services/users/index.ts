@@ -3,13 +3,13 @@ import {
   type SearchQuery,
   type User,
   type UserInput,
-  UserUpdateInput,
   type UserStatus,
+  UserUpdateInput,
   userSortable,
 } from '@idsvc/shared';
 import { eq, sql } from 'drizzle-orm';
-import { applyPatch, parsePatch } from '../../conventions/patch.js';
 import { Listing, type ListRequest, listRequest, runList } from '../../conventions/list.js';
+import { applyPatch, parsePatch } from '../../conventions/patch.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../http/api-error.js';
@@ -36,7 +36,7 @@ const editable = [
 
 const searchSpec = { kind: 'filter' as const, sortable: userSortable, defaultSort: 'userName' };
 
-export function userService(db: Db) {
+export function userService(db: Db, noteWrites?: (rows: number) => void) {
   async function list(request: ListRequest, fixed?: ReturnType<typeof sql>): Promise<Listing<User>> {
     const { rows, total } = await runList(q.userList(db), request, fixed);
     return new Listing(await q.completeUsers(db, rows), total, request);
@@ -82,10 +82,10 @@ export function userService(db: Db) {
     },
 
     async create(input: UserInput, by: WriteContext): Promise<User> {
-      return (await createUsers(db, [input], by))[0];
+      return (await createUsers(db, [input], by, noteWrites))[0];
     },
 
-    createMany: (inputs: UserInput[], by: WriteContext) => createUsers(db, inputs, by),
+    createMany: (inputs: UserInput[], by: WriteContext) => createUsers(db, inputs, by, noteWrites),
 
     async update(input: UserUpdateInput, by: WriteContext): Promise<User> {
       if (input.oldPassword !== undefined) {
@@ -120,17 +120,21 @@ export function userService(db: Db) {
       });
     },
 
-    /** Deletes the users that exist; each missing one is reported. */
+    /** Deletes the users that exist; each missing one is reported; 400 when none was deleted. */
     deleteMany(ids: string[], by: WriteContext): Promise<BatchDeleteResult> {
       return db.transaction(async (tx) => {
         const deleted = new Set(await q.deleteUsers(tx, [...new Set(ids.map((i) => i.toLowerCase()))]));
-        await audit(tx, [...deleted].map((id) => ({ ...by, operation: 'delete' as const, entityType: 'user', entityKey: id })));
-        return {
-          deleted: [...deleted],
-          failed: ids.flatMap((id, index) =>
-            deleted.has(id.toLowerCase()) ? [] : [{ index, id, error: 'not_found', message: `user ${id} does not exist` }],
-          ),
-        };
+        const failed = ids.flatMap((id, index) =>
+          deleted.has(id.toLowerCase())
+            ? []
+            : [{ index, id, error: 'not_found', message: `user ${id} does not exist` }],
+        );
+        if (deleted.size === 0) throw badRequest('no user was deleted', failed);
+        await audit(
+          tx,
+          [...deleted].map((id) => ({ ...by, operation: 'delete' as const, entityType: 'user', entityKey: id })),
+        );
+        return { deleted: [...deleted], failed };
       });
     },
 
@@ -151,7 +155,13 @@ export function userService(db: Db) {
           .update(users)
           .set({ locked: false, lockedAt: null, failedLoginCount: 0, updatedAt: sql`now()` })
           .where(eq(users.id, userId));
-        await audit(tx, { ...by, operation: 'update', entityType: 'user', entityKey: userId, changes: { locked: false } });
+        await audit(tx, {
+          ...by,
+          operation: 'update',
+          entityType: 'user',
+          entityKey: userId,
+          changes: { locked: false },
+        });
       });
     },
   };

@@ -24,7 +24,9 @@ export async function checkOldPassword(db: Db, userId: string, stored: string | 
     .where(eq(users.id, userId))
     .returning({ active: users.active });
   throw badRequest(
-    row?.active === false ? 'the old password is incorrect; the user is disabled after too many attempts' : 'the old password is incorrect',
+    row?.active === false
+      ? 'the old password is incorrect; the user is disabled after too many attempts'
+      : 'the old password is incorrect',
     [{ field: 'oldPassword' }],
   );
 }

@@ -1,10 +1,9 @@
 import type { ClaimValue } from '@idsvc/shared';
 import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { claimDefinitions } from '../../db/schema/index.js';
+import { claimDefinitions, organizations } from '../../db/schema/index.js';
 import { badRequest, conflict } from '../../http/api-error.js';
 import { findGroups } from '../../queries/groups.js';
-import { organizations } from '../../db/schema/index.js';
 import { nameIn } from '../../queries/sql.js';
 
 export interface UserRefs {
@@ -33,7 +32,10 @@ export async function resolveReferences(db: DbOrTx, items: UserRefs[]): Promise<
   const groupNames = [...new Set(items.flatMap((i) => i.groups ?? []))];
   const claimTypes = [...new Set(items.flatMap((i) => (i.claims ?? []).map((c) => c.type)))];
   const [orgRows, groupRows, defRows] = await Promise.all([
-    db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(nameIn(organizations.name, orgNames)),
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(nameIn(organizations.name, orgNames)),
     findGroups(db, groupNames),
     claimTypes.length
       ? db
@@ -54,10 +56,15 @@ export async function resolveReferences(db: DbOrTx, items: UserRefs[]): Promise<
   const problems: { index: number; field: string; message: string }[] = [];
   for (const item of items) {
     if (item.organization && !orgs.has(key(item.organization))) {
-      problems.push({ index: item.index, field: 'organization', message: `organization ${item.organization} does not exist` });
+      problems.push({
+        index: item.index,
+        field: 'organization',
+        message: `organization ${item.organization} does not exist`,
+      });
     }
     for (const g of item.groups ?? []) {
-      if (!groupMap.has(key(g))) problems.push({ index: item.index, field: 'groups', message: `group ${g} does not exist` });
+      if (!groupMap.has(key(g)))
+        problems.push({ index: item.index, field: 'groups', message: `group ${g} does not exist` });
     }
     const seen = new Set<string>();
     for (const c of item.claims ?? []) {
@@ -67,10 +74,18 @@ export async function resolveReferences(db: DbOrTx, items: UserRefs[]): Promise<
         continue;
       }
       if (def.countSpecification === 'Single' && seen.has(c.type)) {
-        problems.push({ index: item.index, field: 'claims', message: `claim type ${c.type} allows one value per user` });
+        problems.push({
+          index: item.index,
+          field: 'claims',
+          message: `claim type ${c.type} allows one value per user`,
+        });
       }
       if (def.kind === 'OptionalClaimDefinition' && def.allowedValues.length && !def.allowedValues.includes(c.value)) {
-        problems.push({ index: item.index, field: 'claims', message: `${c.value} is not an allowed value of ${c.type}` });
+        problems.push({
+          index: item.index,
+          field: 'claims',
+          message: `${c.value} is not an allowed value of ${c.type}`,
+        });
       }
       seen.add(c.type);
     }
@@ -93,7 +108,13 @@ export function refuseDuplicates(items: { index: number; id?: string; userName: 
       const k = key(value);
       const earlier = first.get(k);
       if (earlier === undefined) first.set(k, item.index);
-      else problems.push({ index: item.index, field, value, message: `${field} ${value} is also given by item ${earlier}` });
+      else
+        problems.push({
+          index: item.index,
+          field,
+          value,
+          message: `${field} ${value} is also given by item ${earlier}`,
+        });
     }
   }
   if (problems.length) throw conflict(`the batch holds duplicates: ${problems[0].message}`, problems);

@@ -26,8 +26,10 @@ export function setStatuses(db: Db, items: UserStatus[], by: WriteContext): Prom
     const missing: unknown[] = [];
     for (const [index, item] of items.entries()) {
       const found = await tx.select({ id: users.id }).from(users).where(byIdentity(item.identityClaim)).limit(2);
-      if (found.length === 0) missing.push({ index, identityClaim: item.identityClaim, message: 'no user has this identity claim' });
-      else if (found.length > 1) throw badRequest(`item ${index}: the identity claim names more than one user`, [{ index }]);
+      if (found.length === 0)
+        missing.push({ index, identityClaim: item.identityClaim, message: 'no user has this identity claim' });
+      else if (found.length > 1)
+        throw badRequest(`item ${index}: the identity claim names more than one user`, [{ index }]);
       else targets.push({ id: found[0].id, active: item.active });
     }
     if (missing.length) throw notFound('some identity claims name no user', missing);
@@ -35,7 +37,16 @@ export function setStatuses(db: Db, items: UserStatus[], by: WriteContext): Prom
       const ids = targets.filter((t) => t.active === active).map((t) => t.id);
       if (ids.length) await tx.update(users).set({ active, updatedAt: sql`now()` }).where(inArray(users.id, ids));
     }
-    await audit(tx, targets.map((t) => ({ ...by, operation: 'update' as const, entityType: 'user', entityKey: t.id, changes: { active: t.active } })));
+    await audit(
+      tx,
+      targets.map((t) => ({
+        ...by,
+        operation: 'update' as const,
+        entityType: 'user',
+        entityKey: t.id,
+        changes: { active: t.active },
+      })),
+    );
     return items;
   });
 }

@@ -39,24 +39,36 @@ async function refuseClashes(db: DbOrTx, inputs: (UserInput & { index: number })
           c.userName.toLowerCase() === u.userName.toLowerCase() ||
           (u.email && c.email?.toLowerCase() === u.email.toLowerCase()),
       )
-      .map((c) => ({ index: u.index, userName: u.userName, message: `clashes with existing user ${c.userName} (${c.id})` })),
+      .map((c) => ({
+        index: u.index,
+        userName: u.userName,
+        message: `clashes with existing user ${c.userName} (${c.id})`,
+      })),
   );
-  throw conflict(`a user with the same id, userName or email exists: ${details[0]?.message ?? others[0].userName}`, details);
+  throw conflict(
+    `a user with the same id, userName or email exists: ${details[0]?.message ?? others[0].userName}`,
+    details,
+  );
 }
 
 /** Creates users, all or none: one transaction, multi-row statements. */
-export async function createUsers(db: Db, inputs: UserInput[], by: WriteContext): Promise<User[]> {
+export async function createUsers(
+  db: Db,
+  inputs: UserInput[],
+  by: WriteContext,
+  noteWrites?: (rows: number) => void,
+): Promise<User[]> {
   const items = inputs.map((u, index) => ({ ...u, index }));
   refuseEmptyPasswords(inputs);
   refuseDuplicates(items);
   // Hashing is the expensive part: check references first so that a doomed batch costs nothing.
   if (inputs.some((u) => u.password)) await resolveReferences(db, items);
   const hashes = await hashAll(inputs);
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const refs = await resolveReferences(tx, items);
     await refuseClashes(tx, items, new Set());
     const ids = items.map((u) => u.id ?? randomUUID());
-    const created = await uniqueOr409(
+    const createdAt = await uniqueOr409(
       () =>
         q.insertUsers(
           tx,
@@ -97,10 +109,12 @@ export async function createUsers(db: Db, inputs: UserInput[], by: WriteContext)
       claims: u.claims ?? [],
       phoneNumber: u.phoneNumber ?? null,
       locked: false,
-      createdAt: created[i].toISOString(),
-      updatedAt: created[i].toISOString(),
+      createdAt: createdAt[i].toISOString(),
+      updatedAt: createdAt[i].toISOString(),
     }));
   });
+  noteWrites?.(created.length);
+  return created;
 }
 
 /**
@@ -139,7 +153,12 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
               : {}),
             ...(u.phoneNumber !== undefined ? { phoneNumber: u.phoneNumber } : {}),
             ...(hashes[u.index]
-              ? { passwordHash: hashes[u.index], passwordChangedAt: new Date(), passwordExpiresAt: null, failedPasswordChangeCount: 0 }
+              ? {
+                  passwordHash: hashes[u.index],
+                  passwordChangedAt: new Date(),
+                  passwordExpiresAt: null,
+                  failedPasswordChangeCount: 0,
+                }
               : {}),
           }),
         `a user with the userName ${u.userName} or email ${u.email ?? ''} exists`,
@@ -153,7 +172,16 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
         claims: u.claims,
       })),
     );
-    await audit(tx, items.map((u) => ({ ...by, operation: 'update' as const, entityType, entityKey: u.id, changes: inputs[u.index] })));
+    await audit(
+      tx,
+      items.map((u) => ({
+        ...by,
+        operation: 'update' as const,
+        entityType,
+        entityKey: u.id,
+        changes: inputs[u.index],
+      })),
+    );
     return q.completeUsers(tx, await q.findUserRows(tx, inArray(users.id, ids))).then((list) => {
       const byId = new Map(list.map((x) => [x.id, x]));
       return ids.map((id) => byId.get(id)!);
