@@ -29,6 +29,8 @@ export type Handler<O extends OperationDef = OperationDef> = (args: ArgsOf<O>) =
 export interface BoundHandler {
   op: OperationDef;
   run: (args: HandlerArgs) => unknown;
+  /** Not written yet: answers 501 before reading any input. */
+  pending?: boolean;
 }
 
 /** Pairs an operation of the catalog with its handler, keeping the operation's input types. */

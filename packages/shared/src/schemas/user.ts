@@ -41,6 +41,6 @@ export const UserInput = z.object({
 });
 export type UserInput = z.infer<typeof UserInput>;
 
-/** Body of a user update: as a create, but the id names the user to update. */
-export const UserUpdateInput = UserInput.extend({ id: Guid });
+/** Body of a user update: as a create, but the id names the user to update and absent fields keep their values. */
+export const UserUpdateInput = UserInput.extend({ id: Guid, userName: Name.optional() });
 export type UserUpdateInput = z.infer<typeof UserUpdateInput>;

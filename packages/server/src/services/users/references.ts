@@ -98,7 +98,7 @@ export async function resolveReferences(db: DbOrTx, items: UserRefs[]): Promise<
 }
 
 /** Items of one batch that share a userName, e-mail or id: a 409 naming them. */
-export function refuseDuplicates(items: { index: number; id?: string; userName: string; email?: string | null }[]) {
+export function refuseDuplicates(items: { index: number; id?: string; userName?: string; email?: string | null }[]) {
   const problems: { index: number; field: string; value: string; message: string }[] = [];
   for (const field of ['id', 'userName', 'email'] as const) {
     const first = new Map<string, number>();

@@ -23,10 +23,14 @@ function hashAll(inputs: { password?: string }[]): Promise<(string | null)[]> {
   return Promise.all(inputs.map((u) => (u.password ? hashPassword(u.password) : null)));
 }
 
-async function refuseClashes(db: DbOrTx, inputs: (UserInput & { index: number })[], selfIds: Set<string>) {
+async function refuseClashes(
+  db: DbOrTx,
+  inputs: ((UserInput | UserUpdateInput) & { index: number })[],
+  selfIds: Set<string>,
+) {
   const clashes = await q.clashingUsers(db, {
     ids: selfIds.size ? [] : inputs.flatMap((u) => (u.id ? [u.id] : [])),
-    userNames: inputs.map((u) => u.userName),
+    userNames: inputs.flatMap((u) => (u.userName ? [u.userName] : [])),
     emails: inputs.flatMap((u) => (u.email ? [u.email] : [])),
   });
   const others = clashes.filter((c) => !selfIds.has(c.id));
@@ -36,7 +40,7 @@ async function refuseClashes(db: DbOrTx, inputs: (UserInput & { index: number })
       .filter(
         (c) =>
           (!selfIds.size && c.id === u.id) ||
-          c.userName.toLowerCase() === u.userName.toLowerCase() ||
+          (u.userName && c.userName.toLowerCase() === u.userName.toLowerCase()) ||
           (u.email && c.email?.toLowerCase() === u.email.toLowerCase()),
       )
       .map((c) => ({
@@ -143,7 +147,7 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
       await uniqueOr409(
         () =>
           q.updateUserRow(tx, u.id, {
-            userName: u.userName,
+            ...(u.userName ? { userName: u.userName } : {}),
             ...(u.email !== undefined ? { email: u.email } : {}),
             ...(u.displayName !== undefined ? { displayName: u.displayName } : {}),
             ...(u.active !== undefined ? { active: u.active } : {}),
@@ -161,7 +165,7 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
                 }
               : {}),
           }),
-        `a user with the userName ${u.userName} or email ${u.email ?? ''} exists`,
+        'a user with the same userName or email exists',
       );
     }
     await q.replaceMembership(
