@@ -30,6 +30,7 @@ const filters = [
   'userName sw "user00012"',
   'email eq "user3333@bench.example"',
   'displayName sw "Bench User 777"',
+  'displayName co "User 4321"',
   'claims[type eq "locale" and value eq "nl"] and userName sw "user0001"',
   'groups eq "Staff" and userName sw "user0002"',
   'active eq true and email ew "@bench.example" and userName sw "user00099"',

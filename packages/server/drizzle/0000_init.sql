@@ -350,7 +350,6 @@ CREATE INDEX "user_claims_type_value" ON "user_claims" USING btree ("type",lower
 CREATE INDEX "user_groups_group" ON "user_groups" USING btree ("group_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_user_name_lower" ON "users" USING btree (lower("user_name") text_pattern_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_lower" ON "users" USING btree (lower("email") text_pattern_ops);--> statement-breakpoint
-CREATE INDEX "users_display_name_lower" ON "users" USING btree (lower("display_name") text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "users_organization" ON "users" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "users_locked" ON "users" USING btree ("locked") WHERE "users"."locked";--> statement-breakpoint
 CREATE UNIQUE INDEX "applications_name_lower" ON "applications" USING btree (lower("name"));--> statement-breakpoint

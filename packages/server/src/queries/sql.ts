@@ -1,4 +1,5 @@
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { arrayLiteral } from './bulk.js';
 
 /** `lower(col)`: the form every case-insensitive comparison and index uses. */
 export const lower = (col: AnyColumn | SQL) => sql`lower(${col})`;
@@ -12,9 +13,9 @@ export const countAll = () => sql<number>`count(*)`.mapWith(Number);
 /** Case-insensitive match of a name column. */
 export const nameIs = (col: AnyColumn, name: string) => sql`lower(${col}) = lower(${name})`;
 
-/** Case-insensitive match against any of several names. */
+/** Case-insensitive match against any of several names (one array parameter, however many names). */
 export const nameIn = (col: AnyColumn, names: readonly string[]) =>
-  sql`lower(${col}) in (${sql.join(
-    names.map((n) => sql`lower(${n})`),
-    sql`, `,
-  )})`;
+  sql`lower(${col}) = any(${arrayLiteral(
+    names.map((n) => n.toLowerCase()),
+    'text',
+  )}::text[])`;

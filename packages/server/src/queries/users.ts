@@ -3,7 +3,7 @@ import { eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { groups, organizations, userClaims, userGroups, users } from '../db/schema/index.js';
-import { bulkInsert, rowsOf } from './bulk.js';
+import { arrayLiteral, bulkInsert, rowsOf } from './bulk.js';
 import { countAll, totalCount } from './sql.js';
 import { userFilter, userSort } from './user-filter.js';
 
@@ -110,9 +110,14 @@ export async function clashingUsers(
   keys: { ids: string[]; userNames: string[]; emails: string[] },
 ): Promise<{ id: string; userName: string; email: string | null }[]> {
   const parts: SQL[] = [];
-  if (keys.ids.length) parts.push(inArray(users.id, keys.ids));
-  if (keys.userNames.length) parts.push(sql`lower(${users.userName}) in ${keys.userNames.map((n) => n.toLowerCase())}`);
-  if (keys.emails.length) parts.push(sql`lower(${users.email}) in ${keys.emails.map((e) => e.toLowerCase())}`);
+  const lowered = (values: string[]) =>
+    arrayLiteral(
+      values.map((v) => v.toLowerCase()),
+      'text',
+    );
+  if (keys.ids.length) parts.push(sql`${users.id} = any(${arrayLiteral(keys.ids, 'uuid')}::uuid[])`);
+  if (keys.userNames.length) parts.push(sql`lower(${users.userName}) = any(${lowered(keys.userNames)}::text[])`);
+  if (keys.emails.length) parts.push(sql`lower(${users.email}) = any(${lowered(keys.emails)}::text[])`);
   if (parts.length === 0) return [];
   return db
     .select({ id: users.id, userName: users.userName, email: users.email })

@@ -67,7 +67,6 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_user_name_lower').on(sql`lower(${t.userName}) text_pattern_ops`),
     uniqueIndex('users_email_lower').on(sql`lower(${t.email}) text_pattern_ops`),
-    index('users_display_name_lower').on(sql`lower(${t.displayName}) text_pattern_ops`),
     index('users_organization').on(t.organizationId),
     index('users_locked').on(t.locked).where(sql`${t.locked}`),
   ],
