@@ -18,6 +18,8 @@ export type DbOrTx = Db | Tx;
 
 export interface Database {
   kind: 'embedded' | 'postgres';
+  /** PostgreSQL only: the connection string (migrations open a connection of their own). */
+  url?: string;
   db: Db;
   /** Resolves while the database answers. */
   ping(): Promise<void>;
@@ -59,6 +61,7 @@ async function openPostgres(url: string): Promise<Database> {
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
   return {
     kind: 'postgres',
+    url,
     db,
     noteWrites: () => {},
     ping: async () => {

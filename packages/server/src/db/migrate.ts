@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
 import type { Database } from './client.js';
 
 /** The committed SQL migrations, shipped beside the compiled code. */
@@ -18,8 +18,13 @@ export async function migrate(database: Database): Promise<void> {
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder });
     return;
   }
-  await database.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SCHEMA_LOCK})`);
-    await migratePostgres(tx as unknown as PostgresJsDatabase, { migrationsFolder });
-  });
+  // One connection of its own holds a session lock while the migrator runs its own transaction on it.
+  const client = postgres(database.url!, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${SCHEMA_LOCK})`;
+    await migratePostgres(drizzle({ client }), { migrationsFolder });
+  } finally {
+    await client`select pg_advisory_unlock(${SCHEMA_LOCK})`.catch(() => {});
+    await client.end({ timeout: 5 });
+  }
 }
