@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 
 /** A server process started for one test file. */
 export interface TestServer {
@@ -16,11 +17,42 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Everything the process wrote on stderr so far. */
   stderr(): string;
+  /** PostgreSQL: the database's name, and a way to drop it (for a kept database). */
+  databaseName?: string;
+  dropDatabase?: () => Promise<void>;
 }
 
 export interface StartOptions {
   /** Extra environment for the server process (wins over the defaults below). */
   env?: Record<string, string>;
+  /** Use this data dir (default: a fresh temp folder). */
+  dataDir?: string;
+  /** Keep the data dir and the database when stopping (the template is made this way). */
+  keep?: boolean;
+}
+
+/** A migrated, seeded starting point made once per test run (test/global-setup.ts). */
+export interface ServerTemplate {
+  dataDir: string;
+  adminPassword: string;
+  /** PostgreSQL: the template database's name. */
+  database?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    idsvcTemplate: ServerTemplate;
+  }
+}
+
+/** The run's template, unless the caller's environment changes what seeding does (then start from nothing). */
+function templateFor(options: StartOptions): ServerTemplate | undefined {
+  if (options.dataDir || Object.keys(options.env ?? {}).some((k) => k !== 'IDSVC_LOG_LEVEL')) return undefined;
+  try {
+    return inject('idsvcTemplate');
+  } catch {
+    return undefined;
+  }
 }
 
 const cliBin = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
@@ -30,10 +62,13 @@ const listeningLine = /listening on (http:\/\/\S+)/;
 
 /** Starts `idsvc serve` on a free port over a fresh data dir (and a fresh database when DATABASE_URL is set). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idsvc-e2e-'));
-  const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined;
+  const template = templateFor(options);
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'idsvc-e2e-'));
+  const adminUrl = process.env.DATABASE_URL;
+  const database = adminUrl ? await createDatabase(adminUrl, template?.database) : undefined;
+  if (template && !database) fs.cpSync(template.dataDir, dataDir, { recursive: true });
   const env = {
-    IDSVC_ADMIN_PASSWORD: `Adm1n!${randomBytes(12).toString('base64url')}`,
+    IDSVC_ADMIN_PASSWORD: template?.adminPassword ?? `Adm1n!${randomBytes(12).toString('base64url')}`,
     IDSVC_LOG_LEVEL: 'warn',
     ...options.env,
   };
@@ -62,6 +97,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
         await exit;
         clearTimeout(timer);
       }
+      if (options.keep) return;
       if (database) await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     } catch {
@@ -88,7 +124,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
         reject(new Error(`server exited before listening (exit code ${child.exitCode})\nstderr:\n${stderr}`));
       });
     });
-    return { url, adminPassword: env.IDSVC_ADMIN_PASSWORD, stop: cleanUp, stderr: () => stderr };
+    return {
+      url,
+      adminPassword: env.IDSVC_ADMIN_PASSWORD,
+      stop: cleanUp,
+      stderr: () => stderr,
+      databaseName: database?.name,
+      dropDatabase: database?.drop,
+    };
   } catch (error) {
     await cleanUp();
     throw error;
@@ -96,22 +139,24 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 }
 
 interface TestDatabase {
+  name: string;
   url: string;
   drop(): Promise<void>;
 }
 
-/** Creates an empty PostgreSQL database beside the one DATABASE_URL names. */
-async function createDatabase(adminUrl: string): Promise<TestDatabase> {
+/** Creates a PostgreSQL database beside the one DATABASE_URL names: empty, or a copy of a template database. */
+async function createDatabase(adminUrl: string, template?: string): Promise<TestDatabase> {
   const name = `idsvc_e2e_${randomBytes(6).toString('hex')}`;
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    await sql.unsafe(`CREATE DATABASE ${name}`);
+    await sql.unsafe(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   } finally {
     await sql.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });

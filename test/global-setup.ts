@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { type ServerTemplate, startServer } from './helpers/server.js';
+
+/**
+ * Starts the server once over an empty database and keeps what it leaves behind (the migrated, seeded data dir,
+ * or PostgreSQL database) as a template that each test's server starts from, instead of migrating and seeding
+ * from nothing every time.
+ */
+export default async function setup(project: TestProject) {
+  const adminPassword = `Adm1n!${randomBytes(12).toString('base64url')}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idsvc-template-'));
+  const server = await startServer({ env: { IDSVC_ADMIN_PASSWORD: adminPassword }, dataDir, keep: true });
+  await server.stop();
+  const template: ServerTemplate = { dataDir, adminPassword, database: server.databaseName };
+  project.provide('idsvcTemplate', template);
+  return async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (server.dropDatabase) await server.dropDatabase();
+  };
+}
