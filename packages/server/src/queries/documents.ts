@@ -70,7 +70,11 @@ export async function findDocumentById(db: DbOrTx, table: DocumentTable, id: str
   return (await db.select().from(table).where(eq(table.id, id)).limit(1))[0];
 }
 
-export async function findDocumentWhere(db: DbOrTx, table: DocumentTable, where: SQL): Promise<DocumentRow | undefined> {
+export async function findDocumentWhere(
+  db: DbOrTx,
+  table: DocumentTable,
+  where: SQL,
+): Promise<DocumentRow | undefined> {
   return (await db.select().from(table).where(where).limit(1))[0];
 }
 

@@ -66,15 +66,21 @@ export function documentService<T, I>(db: Db, resource: DocumentResource<T, I>) 
       return db.transaction(async (tx) => {
         await resource.validate?.(tx, input);
         const name = resource.keyOf(input);
-        if (!name.trim()) throw badRequest(`a ${label} name is required`, [{ field: keyField, message: 'must not be empty' }]);
+        if (!name.trim())
+          throw badRequest(`a ${label} name is required`, [{ field: keyField, message: 'must not be empty' }]);
         const id = resource.idOf?.(input);
         if (id && (await q.findDocumentById(tx, table, id))) throw conflict(`a ${label} with the id ${id} exists`);
         const row = await uniqueOr409(
-          async () =>
-            q.insertDocument(tx, table, { id, name, data: await resource.toData(input) }),
+          async () => q.insertDocument(tx, table, { id, name, data: await resource.toData(input) }),
           `a ${label} named ${name} exists`,
         );
-        await audit(tx, { ...by, operation: 'create', entityType: label, entityKey: name, changes: input as object as Record<string, unknown> });
+        await audit(tx, {
+          ...by,
+          operation: 'create',
+          entityType: label,
+          entityKey: name,
+          changes: input as object as Record<string, unknown>,
+        });
         return resource.toApi(row);
       });
     },
@@ -84,8 +90,16 @@ export function documentService<T, I>(db: Db, resource: DocumentResource<T, I>) 
         const name = resource.keyOf(input);
         const existing = await mustFind(tx, name);
         await resource.validate?.(tx, input);
-        const row = await q.updateDocument(tx, table, existing.id, { data: await resource.toData(input, existing.data) });
-        await audit(tx, { ...by, operation: 'update', entityType: label, entityKey: existing.name, changes: input as object as Record<string, unknown> });
+        const row = await q.updateDocument(tx, table, existing.id, {
+          data: await resource.toData(input, existing.data),
+        });
+        await audit(tx, {
+          ...by,
+          operation: 'update',
+          entityType: label,
+          entityKey: existing.name,
+          changes: input as object as Record<string, unknown>,
+        });
         return resource.toApi(row);
       });
     },
