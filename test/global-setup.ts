@@ -13,8 +13,16 @@ import { type ServerTemplate, startServer } from './helpers/server.js';
 export default async function setup(project: TestProject) {
   const adminPassword = `Adm1n!${randomBytes(12).toString('base64url')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idsvc-template-'));
-  const server = await startServer({ env: { IDSVC_ADMIN_PASSWORD: adminPassword }, dataDir, keep: true });
-  await server.stop();
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ env: { IDSVC_ADMIN_PASSWORD: adminPassword }, dataDir, keep: true });
+    await server.stop();
+  } catch (error) {
+    // Without a template every test server starts from nothing (and says why it cannot start, if it cannot).
+    console.warn(`no server template: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
   const template: ServerTemplate = { dataDir, adminPassword, database: server.databaseName };
   project.provide('idsvcTemplate', template);
   return async () => {
