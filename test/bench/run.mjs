@@ -1,4 +1,6 @@
 // `pnpm bench`: figures against the built server on the embedded database (or DATABASE_URL when set).
+import { importBench, startTime } from './cli.mjs';
+import { runtimeBench } from './runtime.mjs';
 import { api, startBenchServer } from './server.mjs';
 import { createUsers, filterLatency } from './users.mjs';
 
@@ -33,3 +35,6 @@ async function main() {
 }
 
 await main();
+startTime();
+await importBench();
+await runtimeBench();

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { adminHandlers } from './admin/index.js';
@@ -13,7 +14,8 @@ import { seed } from './db/seed.js';
 import { createHttpApp } from './http/app.js';
 import { createLogger } from './http/logger.js';
 import { openApiRoutes } from './openapi/routes.js';
-import { runtimeRoutes } from './runtime/routes.js';
+import { runtimeFastPath, runtimeRoutes } from './runtime/routes.js';
+import { recordError } from './services/correlation-errors.js';
 import { createServices } from './services/index.js';
 
 export interface RunningServer {
@@ -35,7 +37,7 @@ export async function createContext(overrides: ConfigOverrides = {}) {
     if (generatedAdminPassword) {
       process.stderr.write(`bootstrap administrator ${config.adminUserName} password: ${generatedAdminPassword}\n`);
     }
-    const keys = await SigningKeys.load(database.db, box);
+    const keys = await SigningKeys.load(database.db, box, { algorithms: ['RS256', 'ES256'] });
     let baseUrl = baseUrlOf(config, config.port);
     const ctx: AppContext = { config, database, db: database.db, box, keys, logger, baseUrl: () => baseUrl };
     const setPort = (port: number) => {
@@ -49,7 +51,11 @@ export async function createContext(overrides: ConfigOverrides = {}) {
 }
 
 export function createApp(ctx: AppContext) {
-  const app = createHttpApp(ctx.logger, () => ctx.database.ping());
+  const app = createHttpApp(
+    ctx.logger,
+    () => ctx.database.ping(),
+    (event) => recordError(ctx.db, event),
+  );
   app.route('/', openApiRoutes(ctx.baseUrl));
   app.route('/', runtimeRoutes(ctx));
   registerOperations(app, ctx, createServices(ctx), adminHandlers());
@@ -61,7 +67,13 @@ export async function startServer(overrides: ConfigOverrides = {}): Promise<Runn
   const { ctx, setPort } = await createContext(overrides);
   const app = createApp(ctx);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: ctx.config.host, port: ctx.config.port }, () => resolve(s));
+    // Plain token requests are served straight on node:http (runtime/token-fast-path.ts); the rest by the app.
+    const fastPath = runtimeFastPath(ctx);
+    const createServer = ((options: ServerOptions, listener: RequestListener) =>
+      createHttpServer(options, (req, res) => fastPath(req, res) || listener(req, res))) as typeof createHttpServer;
+    const s = serve({ fetch: app.fetch, hostname: ctx.config.host, port: ctx.config.port, createServer }, () =>
+      resolve(s),
+    );
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;

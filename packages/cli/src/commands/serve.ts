@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { sizeThreadPoolForServer } from '../env.js';
 
 interface ServeOptions {
   port?: string;
@@ -21,6 +22,7 @@ export function serveCommand(): Command {
     .option('--database-url <url>', 'PostgreSQL connection string (env DATABASE_URL); default: the embedded database')
     .option('--base-url <url>', 'public base address (env IDSVC_BASE_URL, default http://HOST:PORT)')
     .action(async (options: ServeOptions) => {
+      sizeThreadPoolForServer();
       // Loaded here so that other commands start without the server's dependencies.
       const { startServer, ConfigError } = await import('@idsvc/server');
       try {

@@ -38,9 +38,16 @@ async function readBody(c: Context, op: OperationDef): Promise<unknown> {
   }
 }
 
-/** Keys of a list response's items kept by an `attributes` projection. */
+/** Key fields of list items by resource, kept by an `attributes` projection; others keep id, name, claimType. */
+const projectionKeys: Record<string, string[]> = {
+  Users: ['id'],
+  LockedUsers: ['id'],
+  Certificates: ['thumbprint'],
+  MessageQueues: ['displayName'],
+};
+
 function keysOf(op: OperationDef): string[] {
-  return op.tag === 'Users' || op.tag === 'LockedUsers' ? ['id'] : ['id', 'name', 'claimType'];
+  return projectionKeys[op.tag] ?? ['id', 'name', 'claimType'];
 }
 
 async function render(c: Context<AppEnv>, op: OperationDef, result: unknown): Promise<Response> {

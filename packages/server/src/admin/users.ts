@@ -21,11 +21,19 @@ export const userHandlers = [
   handle(Users_SearchUsers, ({ body, services }) => services.users.search(body)),
   handle(Users_Get_Existing, ({ params, services }) => services.users.get(params.userId)),
   handle(Users_Get, ({ principal, services }) => services.users.myProfile(principal.userId)),
-  handle(Users_Post, ({ body, services, by }) => services.users.create(body, by)),
+  handle(Users_Post, async ({ body, query, services, by }) => {
+    const user = await services.users.create(body, by);
+    if (query.sendPasswordEmailToUser) await services.selfService.mailPasswordLinks([user], by);
+    return user;
+  }),
   handle(Users_Put, ({ body, services, by }) => services.users.update(body, by)),
   handle(Users_PatchUppdating, ({ params, body, services, by }) => services.users.patch(params.userId, body, by)),
   handle(Users_Delete, ({ params, services, by }) => services.users.delete(params.userId, by)),
-  handle(Users_PostMassUser, ({ body, services, by }) => services.users.createMany(body, by)),
+  handle(Users_PostMassUser, async ({ body, query, services, by }) => {
+    const created = await services.users.createMany(body, by);
+    if (query.sendPasswordEmailToUser) await services.selfService.mailPasswordLinks(created, by);
+    return created;
+  }),
   handle(Users_PutMassUser, ({ body, services, by }) => services.users.updateMany(body, by)),
   handle(Users_PutMassStatus, ({ body, services, by }) => services.users.setStatuses(body, by)),
   handle(Users_DeleteMassUser, ({ body, services, by }) => services.users.deleteMany(body, by)),

@@ -104,6 +104,9 @@ async function countFailure(db: DbOrTx, userId: string, maxAttempts: number): Pr
 /** Resets the count unless the user was locked meanwhile (then undefined); rehashes an outdated hash. */
 async function resetFailures(db: DbOrTx, user: UserRow, password: string): Promise<UserRow | undefined> {
   const rehash = user.passwordHash !== null && needsRehash(user.passwordHash);
+  // Nothing to reset or upgrade: no write (a sign-in is then a read only; the success orders before any failure
+  // counted meanwhile).
+  if (!rehash && user.failedLoginCount === 0) return user;
   const [updated] = await db
     .update(users)
     .set({ failedLoginCount: 0, ...(rehash ? { passwordHash: await hashPassword(password) } : {}) })

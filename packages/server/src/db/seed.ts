@@ -1,12 +1,23 @@
+import { customContentNames } from '@idsvc/shared';
 import { sql } from 'drizzle-orm';
 import { ROLE_CLAIM } from '../auth/roles.js';
 import type { Config } from '../config.js';
 import { randomSecret } from '../crypto/digest.js';
 import { hashPassword } from '../crypto/password.js';
 import type { Logger } from '../http/logger.js';
+import { seededEmailTemplates, seededSmsTemplates } from '../messaging/default-templates.js';
 import type { Db, Tx } from './client.js';
 import { SCHEMA_LOCK } from './migrate.js';
-import { claimDefinitions, connections, organizations, userClaims, users } from './schema/index.js';
+import {
+  claimDefinitions,
+  connections,
+  customContents,
+  emailTemplates,
+  organizations,
+  smsTemplates,
+  userClaims,
+  users,
+} from './schema/index.js';
 
 /** Advisory lock id that serialises seeding across instances sharing one database. */
 export const SEED_LOCK = SCHEMA_LOCK + 1;
@@ -55,8 +66,9 @@ export interface SeedContext {
 
 /**
  * Creates, in one transaction, whatever of the built-in objects does not exist yet: organization Root, the
- * UsernamePassword connection, the role and OpenID Connect claim definitions, the `idsvc-cli` client and the
- * bootstrap administrator. Returns the administrator's password when it was generated, to be shown once.
+ * UsernamePassword connection, the role and OpenID Connect claim definitions, the `idsvc-cli` client, the (empty)
+ * custom contents of the runtime pages and the bootstrap administrator. Returns the administrator's password when
+ * it was generated, to be shown once.
  */
 export async function seed(ctx: SeedContext): Promise<{ generatedAdminPassword?: string }> {
   return ctx.db.transaction(async (tx) => {
@@ -65,6 +77,8 @@ export async function seed(ctx: SeedContext): Promise<{ generatedAdminPassword?:
     await seedUsernamePasswordConnection(tx);
     await seedClaimDefinitions(tx);
     await seedCliClient(tx);
+    await seedMessageTemplates(tx);
+    await seedCustomContents(tx);
     const generatedAdminPassword = await seedAdministrator(tx, ctx, rootId);
     return generatedAdminPassword === undefined ? {} : { generatedAdminPassword };
   });
@@ -125,6 +139,26 @@ async function seedCliClient(tx: Tx): Promise<void> {
       configuration: cliClientConfiguration,
       scopes: ['identify*scim', 'offline_access', 'openid', 'profile', 'email'],
     })
+    .onConflictDoNothing();
+}
+
+/** The runtime pages' custom contents, empty (the built-in text applies) until changed with PUT. */
+async function seedCustomContents(tx: Tx): Promise<void> {
+  await tx
+    .insert(customContents)
+    .values(customContentNames.map((name) => ({ name, data: { content: '', languageCode: null } })))
+    .onConflictDoNothing();
+}
+
+/** The ResetPassword and Offboard e-mail templates and the DefaultSMSOTPCodeTemplate SMS template. */
+async function seedMessageTemplates(tx: Tx): Promise<void> {
+  await tx
+    .insert(emailTemplates)
+    .values([...seededEmailTemplates])
+    .onConflictDoNothing();
+  await tx
+    .insert(smsTemplates)
+    .values([...seededSmsTemplates])
     .onConflictDoNothing();
 }
 

@@ -1,17 +1,9 @@
-/** Error codes of the admin API and their HTTP statuses (DESIGN 1.4). */
-export const apiErrorStatus = {
-  invalid_request: 400,
-  invalid_filter: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  server_error: 500,
-  not_implemented: 501,
-} as const;
+import { type ErrorCode, errorCodes } from '@idsvc/shared';
 
-export type ApiErrorCode = keyof typeof apiErrorStatus;
+/** Error codes of the admin API and their HTTP statuses (DESIGN 1.4), as the shared contract fixes them. */
+export const apiErrorStatus = errorCodes;
+
+export type ApiErrorCode = ErrorCode;
 
 /** The one error type of the admin API; the error handler renders it as the contract's error body. */
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import { catalog, type OperationDef } from '@idsvc/shared';
+import { catalog, catalogExtensions, type OperationDef } from '@idsvc/shared';
 import { z } from 'zod';
 
 type JsonObject = Record<string, unknown>;
@@ -72,11 +72,14 @@ function responses(op: OperationDef): JsonObject {
   return out;
 }
 
-/** OpenAPI 3.1 of every catalog operation. Same-shaped paths (`/{claimType}` and `/{id}`) share one path item. */
+/**
+ * OpenAPI 3.1 of every catalog operation and of the extensions beyond the specification. Same-shaped paths
+ * (`/{claimType}` and `/{id}`) share one path item.
+ */
 export function openApiDocument(serverUrl: string): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const shapeKey = new Map<string, string>();
-  for (const op of catalog) {
+  for (const op of [...catalog, ...catalogExtensions]) {
     const shape = op.path.replace(/\{\w+\}/g, '{}');
     const path = shapeKey.get(`${op.method} ${shape}`) ?? shapeKey.get(shape) ?? op.path;
     shapeKey.set(shape, path);

@@ -5,16 +5,17 @@ import { digestEquals, sha256 } from '../crypto/digest.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { DbOrTx } from '../db/client.js';
 import { connections } from '../db/schema/index.js';
+import { runtimeDefaults } from './defaults.js';
 import { InvalidClient, InvalidRequest, UnauthorizedClient } from './oauth-errors.js';
 
 /** Scopes a client may ask for when its connection lists none (DESIGN 1.5). */
-export const DEFAULT_CLIENT_SCOPES = ['openid', 'profile', 'email', 'phone', 'address', 'offline_access'];
+export const DEFAULT_CLIENT_SCOPES: readonly string[] = runtimeDefaults.client.scopes;
 
 const stringList = z.array(z.string()).catch([]);
 const lifetime = (fallback: number) => z.number().int().positive().catch(fallback);
 
 /** The parts of an OAuth20 connection's configuration the runtime reads; wrong values fall back to defaults. */
-const ClientConfiguration = z.looseObject({
+export const ClientConfiguration = z.looseObject({
   publicClient: z.boolean().catch(false),
   allowedGrantTypes: stringList,
   redirectUris: stringList,
@@ -24,11 +25,11 @@ const ClientConfiguration = z.looseObject({
   requirePkce: z.boolean().catch(false),
   consentRequired: z.boolean().catch(false),
   useNameIdAsSub: z.boolean().catch(false),
-  signingAlgorithm: z.string().catch('RS256'),
-  accessTokenLifetime: lifetime(3600),
-  refreshTokenLifetime: lifetime(2_592_000),
+  signingAlgorithm: z.string().catch(runtimeDefaults.client.signingAlgorithm),
+  accessTokenLifetime: lifetime(runtimeDefaults.client.accessTokenLifetime),
+  refreshTokenLifetime: lifetime(runtimeDefaults.client.refreshTokenLifetime),
   /** Longest life of a chain of rotated refresh tokens. */
-  refreshTokenAbsoluteLifetime: lifetime(31_536_000),
+  refreshTokenAbsoluteLifetime: lifetime(runtimeDefaults.client.refreshTokenAbsoluteLifetime),
   restApiRole: z
     .union([z.string(), z.array(z.string())])
     .optional()
@@ -46,11 +47,37 @@ export interface OAuthClient {
   /** Scopes the client may ask for. */
   scopes: string[];
   dependencyConnectionNames: string[];
+  /** Claim sets whose claim types the client receives besides the standard claims of its scopes. */
+  claimSets: string[];
+  /** Claim transformations applied to the client's claims, in order. */
+  claimTransformations: string[];
   clientSecretHash: string | null;
   clientSecretEnc: string | null;
 }
 
-export async function findClient(db: DbOrTx, clientId: string): Promise<OAuthClient | undefined> {
+const clientCaches = new WeakMap<DbOrTx, Map<string, { at: number; client: Promise<OAuthClient | undefined> }>>();
+const CLIENT_CACHE_ENTRIES = 10_000;
+
+/**
+ * The enabled OAuth20 client of the id. Read from the database and trusted for `clientCacheMs` (every instance
+ * reads the database, so a change made anywhere applies everywhere within that time).
+ */
+export function findClient(db: DbOrTx, clientId: string, now = Date.now()): Promise<OAuthClient | undefined> {
+  let cache = clientCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    clientCaches.set(db, cache);
+  }
+  const hit = cache.get(clientId);
+  if (hit && now - hit.at < runtimeDefaults.clientCacheMs) return hit.client;
+  if (cache.size >= CLIENT_CACHE_ENTRIES) cache.clear();
+  const client = readClient(db, clientId);
+  cache.set(clientId, { at: now, client });
+  client.catch(() => cache.delete(clientId));
+  return client;
+}
+
+async function readClient(db: DbOrTx, clientId: string): Promise<OAuthClient | undefined> {
   const [row] = await db
     .select()
     .from(connections)
@@ -61,8 +88,10 @@ export async function findClient(db: DbOrTx, clientId: string): Promise<OAuthCli
     name: row.name,
     clientId,
     configuration: ClientConfiguration.parse(row.configuration ?? {}),
-    scopes: row.scopes.length > 0 ? row.scopes : DEFAULT_CLIENT_SCOPES,
+    scopes: row.scopes.length > 0 ? row.scopes : [...DEFAULT_CLIENT_SCOPES],
     dependencyConnectionNames: row.dependencyConnectionNames,
+    claimSets: row.claimSets,
+    claimTransformations: row.claimTransformations,
     clientSecretHash: row.clientSecretHash,
     clientSecretEnc: row.clientSecretEnc,
   };
@@ -81,6 +110,7 @@ function decodeBasic(header: string): { clientId: string; clientSecret: string }
   const colon = decoded.indexOf(':');
   if (colon < 1) throw new InvalidClient('the Authorization header does not hold client credentials');
   const formDecode = (v: string) => {
+    if (!v.includes('%') && !v.includes('+')) return v;
     try {
       return decodeURIComponent(v.replace(/\+/g, ' '));
     } catch {
@@ -124,23 +154,35 @@ export async function authenticateClient(
   return client;
 }
 
+/** Sealed secrets opened once per client object (a client object lives `clientCacheMs`). */
+const opened = new WeakMap<OAuthClient, string | null>();
+
+function openedSecret(box: SecretBox, client: OAuthClient): string | undefined {
+  if (!client.clientSecretEnc) return undefined;
+  let secret = opened.get(client);
+  if (secret === undefined) {
+    try {
+      secret = box.open(client.clientSecretEnc);
+    } catch {
+      secret = null;
+    }
+    opened.set(client, secret);
+  }
+  return secret ?? undefined;
+}
+
 function secretMatches(box: SecretBox, client: OAuthClient, secret: string): boolean {
   if (client.clientSecretEnc) {
-    let stored: string;
-    try {
-      stored = box.open(client.clientSecretEnc);
-    } catch {
-      return false;
-    }
-    return digestEquals(sha256(stored), sha256(secret));
+    const stored = openedSecret(box, client);
+    return stored !== undefined && digestEquals(sha256(stored), sha256(secret));
   }
   return client.clientSecretHash !== null && digestEquals(client.clientSecretHash, sha256(secret));
 }
 
 /** The client's secret as an HMAC signing key, for clients that sign with HS256/384/512. */
 export function hmacSecretOf(box: SecretBox, client: OAuthClient): string | undefined {
-  if (!isHmacAlgorithm(client.configuration.signingAlgorithm) || !client.clientSecretEnc) return undefined;
-  return box.open(client.clientSecretEnc);
+  if (!isHmacAlgorithm(client.configuration.signingAlgorithm)) return undefined;
+  return openedSecret(box, client);
 }
 
 /** Throws UnauthorizedClient unless the client's configuration allows the grant type. */

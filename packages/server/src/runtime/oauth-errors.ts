@@ -105,6 +105,47 @@ export class ExpiredToken extends OAuthError {
   }
 }
 
+/** OpenID Connect Core §3.1.2.6: prompt none, but the person must sign in. */
+export class LoginRequired extends OAuthError {
+  constructor(description = 'the user must sign in') {
+    super('login_required', 400, description);
+  }
+}
+
+/** OpenID Connect Core §3.1.2.6: prompt none, but the person must consent. */
+export class ConsentRequired extends OAuthError {
+  constructor(description = 'the user must consent') {
+    super('consent_required', 400, description);
+  }
+}
+
+/** OpenID Connect Core §3.1.2.6: prompt none, but the person must choose an account. */
+export class AccountSelectionRequired extends OAuthError {
+  constructor(description = 'the user must choose an account') {
+    super('account_selection_required', 400, description);
+  }
+}
+
+/** OpenID Connect Core §3.1.2.6: request objects are not served. */
+export class RequestNotSupported extends OAuthError {
+  constructor(description = 'request objects are not supported') {
+    super('request_not_supported', 400, description);
+  }
+}
+
+export class RequestUriNotSupported extends OAuthError {
+  constructor(description = 'request_uri is not supported') {
+    super('request_uri_not_supported', 400, description);
+  }
+}
+
+/** RFC 6750 §3.1: the access token lacks a scope the resource needs. */
+export class InsufficientScope extends OAuthError {
+  constructor(description = 'the access token lacks a needed scope') {
+    super('insufficient_scope', 403, description);
+  }
+}
+
 export interface OAuthErrorResponseOptions {
   /** The client authenticated with the Authorization header: invalid_client then carries a Basic challenge. */
   basicAuthUsed?: boolean;

@@ -13,6 +13,10 @@ export interface NewRefreshToken {
   scopes: readonly string[];
   /** Continue a family (rotation); absent starts a new one. */
   family?: { id: string; expiresAt: Date };
+  /** The browser session the family started in. */
+  sessionId?: string | null;
+  /** What the family came from (the authorization code's digest, the sign-in's time and class). */
+  claims?: Record<string, unknown> | null;
 }
 
 /**
@@ -36,6 +40,8 @@ export async function storeRefreshToken(db: DbOrTx, input: NewRefreshToken): Pro
     scope: input.scopes.join(' '),
     expiresAt,
     familyExpiresAt: family.expiresAt,
+    sessionId: input.sessionId ?? null,
+    claims: input.claims ?? null,
   });
   return token;
 }

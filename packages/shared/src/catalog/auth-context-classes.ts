@@ -28,7 +28,8 @@ export const AuthenticationContextMethodClass_Create = op({
   role: 'Administrator',
   body: AuthenticationContextMethodClassInput,
   response: AuthenticationContextMethodClass,
-  statuses: statuses(),
+  // The row lists no other status; an invalid body is still a 400 and a methodClass that exists a 409.
+  statuses: statuses(400, 409),
   cli: { group, action: 'create' },
 });
 

@@ -90,10 +90,14 @@ export const Certificates_PostMany = op({
   operationId: 'Certificates_PostMany',
   method: 'POST',
   path: '/api/rest/v2/certificates/many',
-  summary: 'Upload several certificates into a store.',
+  summary: 'Upload several certificates (FromFile), or copy them by thumbprint into DatabaseStore (FromWindowStore).',
   tag,
   role: 'Administrator',
-  query: writeQuery.extend({ uploadCertificateMode: UploadCertificateMode.default('FromFile') }),
+  query: z.object({
+    uploadCertificateMode: UploadCertificateMode.default('FromFile'),
+    /** Absent means DatabaseStore; only with FromFile (FromWindowStore always copies into DatabaseStore). */
+    storeName: WritableStoreName.optional(),
+  }),
   body: CertificateDataList,
   response: z.array(Certificate),
   statuses: statuses(400, 409),

@@ -4,7 +4,7 @@ import {
   Guid,
   Name,
   PhoneNumber,
-  SmsGatewayInput,
+  SmsGatewaySendInput,
   SmsMessageInput,
 } from '../schemas/index.js';
 import { statuses } from './helpers.js';
@@ -47,7 +47,7 @@ export const Communication_SendSms = op({
   tag,
   role: 'Administrator',
   params: phoneParams,
-  body: SmsGatewayInput,
+  body: SmsGatewaySendInput,
   statuses: statuses(400),
   cli: { group, action: 'send-sms-gateway' },
 });
@@ -60,7 +60,7 @@ export const Communication_SendSmWithCustomMessage = op({
   tag,
   role: 'Administrator',
   params: phoneParams,
-  body: SmsMessageInput,
+  body: SmsMessageInput.optional(),
   statuses: statuses(400),
   cli: { group, action: 'send-sms' },
 });

@@ -73,11 +73,11 @@ export const Connections_ResetConsent = op({
   operationId: 'Connections_ResetConsent',
   method: 'PUT',
   path: '/api/rest/v2/connections/resetconsent/{connectionName}',
-  summary: 'Reset every consent given to a protocol connection.',
+  summary: 'Reset every consent given to a protocol connection; 404 when the connection does not exist.',
   tag,
   role: 'Administrator',
   params: nameParams,
-  statuses: statuses(),
+  statuses: statuses(404),
   cli: { group, action: 'reset-consent' },
 });
 
@@ -85,11 +85,12 @@ export const Connections_DeleteConnection = op({
   operationId: 'Connections_DeleteConnection',
   method: 'DELETE',
   path: '/api/rest/v2/connections/{connectionName}',
-  summary: 'Delete a connection.',
+  summary:
+    'Delete a connection; 404 when it does not exist, 409 when another connection depends on it or it is built in.',
   tag,
   role: 'Administrator',
   params: nameParams,
-  statuses: statuses(),
+  statuses: statuses(404, 409),
   cli: { group, action: 'delete' },
 });
 

@@ -30,6 +30,7 @@ export * from './communication.js';
 export * from './connections.js';
 export * from './custom-contents.js';
 export * from './email-configuration.js';
+export * from './extensions.js';
 export * from './groups.js';
 export * from './locked-users.js';
 export * from './message-queues.js';

@@ -27,7 +27,7 @@ export const UserSelfService_UserOffboard = op({
   tag,
   role: 'Administrator',
   params: idParams,
-  body: OffboardInput,
+  body: OffboardInput.optional(),
   response: OffboardResult,
   statuses: statuses(400, 404),
   cli: { group, action: 'offboard' },

@@ -1,4 +1,4 @@
-import { License, SessionCleanUpInput, SystemSetup, SystemSetupInput } from '../schemas/index.js';
+import { License, SessionCleanUpInput, SessionCleanUpResult, SystemSetup, SystemSetupInput } from '../schemas/index.js';
 import { statuses } from './helpers.js';
 import { op } from './op.js';
 
@@ -34,10 +34,11 @@ export const SystemSetup_CleanUpSessionData = op({
   operationId: 'SystemSetup_CleanUpSessionData',
   method: 'POST',
   path: '/api/rest/v2/systemsetup/cleanupsession',
-  summary: 'Remove session data (sessions, codes, tokens), optionally only expired or older data.',
+  summary: 'Remove session data (sessions, codes, tokens; by default only what expired) and count what was removed.',
   tag,
   role: 'Administrator',
   body: SessionCleanUpInput,
+  response: SessionCleanUpResult,
   statuses: statuses(400),
   cli: { group, action: 'cleanup-sessions' },
 });

@@ -17,7 +17,7 @@ export const Transformations_PostClaimTransformation = op({
   operationId: 'Transformations_PostClaimTransformation',
   method: 'POST',
   path: '/api/rest/v2/transformations',
-  summary: 'Create a claim transformation.',
+  summary: "Create a claim transformation; a Script transformation's script must compile.",
   tag,
   role: 'Administrator',
   body: TransformationInput,
@@ -30,12 +30,12 @@ export const Transformations_PutClaimTransformation = op({
   operationId: 'Transformations_PutClaimTransformation',
   method: 'PUT',
   path: '/api/rest/v2/transformations',
-  summary: 'Update a claim transformation, found by name.',
+  summary: 'Update a claim transformation, found by name; fields left out keep their values.',
   tag,
   role: 'Administrator',
   body: TransformationInput,
   response: Transformation,
-  statuses: statuses(400, 409, 500),
+  statuses: statuses(400, 404, 409, 500),
   cli: { group, action: 'update' },
 });
 
@@ -94,7 +94,7 @@ export const Transformations_PutExcludeServiceTransformationOptions = op({
   operationId: 'Transformations_PutExcludeServiceTransformationOptions',
   method: 'PUT',
   path: '/api/rest/v2/transformations/excludeServiceClaimOptions',
-  summary: 'Add a claim type to an ExcludedServiceClaims transformation.',
+  summary: 'Add a claim type (one with a claim definition) to an ExcludedServiceClaims transformation.',
   tag,
   role: 'Administrator',
   body: ExcludeClaimOptionsInput,
@@ -107,10 +107,13 @@ export const Transformations_DeleteExcludeServiceTransformationOptions = op({
   operationId: 'Transformations_DeleteExcludeServiceTransformationOptions',
   method: 'DELETE',
   path: '/api/rest/v2/transformations/excludeServiceClaimOptions',
-  summary: 'Remove a claim type from an ExcludedServiceClaims transformation (success also when absent).',
+  summary:
+    'Remove a claim type from an ExcludedServiceClaims transformation and answer it (success also when the claim ' +
+    'type is not listed or the kind differs; an empty body when no transformation has that name).',
   tag,
   role: 'Administrator',
   body: ExcludeClaimOptionsInput,
+  response: Transformation,
   statuses: statuses(400),
   cli: { group, action: 'include-service-claim' },
 });
@@ -119,7 +122,7 @@ export const Transformations_PutExcludePassThroughTransformationOptions = op({
   operationId: 'Transformations_PutExcludePassThroughTransformationOptions',
   method: 'PUT',
   path: '/api/rest/v2/transformations/excludePassthroughClaimOptions',
-  summary: 'Add a claim type to an ExcludedPassThroughClaims transformation.',
+  summary: 'Add a claim type (one with a claim definition) to an ExcludedPassThroughClaims transformation.',
   tag,
   role: 'Administrator',
   body: ExcludeClaimOptionsInput,
@@ -132,10 +135,13 @@ export const Transformations_DeleteExcludePassthroughTransformationOptions = op(
   operationId: 'Transformations_DeleteExcludePassthroughTransformationOptions',
   method: 'DELETE',
   path: '/api/rest/v2/transformations/excludePassthroughClaimOptions',
-  summary: 'Remove a claim type from an ExcludedPassThroughClaims transformation (success also when absent).',
+  summary:
+    'Remove a claim type from an ExcludedPassThroughClaims transformation and answer it (success also when the ' +
+    'claim type is not listed or the kind differs; an empty body when no transformation has that name).',
   tag,
   role: 'Administrator',
   body: ExcludeClaimOptionsInput,
+  response: Transformation,
   statuses: statuses(400),
   cli: { group, action: 'include-passthrough-claim' },
 });
@@ -144,7 +150,10 @@ export const Transformations_PostScriptTesting = op({
   operationId: 'Transformations_PostScriptTesting',
   method: 'POST',
   path: '/api/rest/v2/transformations/testscript',
-  summary: 'Check that a transformation script compiles; answers true when it does.',
+  summary:
+    "Check, without running it, that a Script transformation's script compiles (true, or 400 with the compiler's " +
+    'message and line). A script defines function transform(claims, context) returning a new array of ' +
+    '{ type, value } strings.',
   tag,
   role: 'Administrator',
   body: TestScriptInput,

@@ -7,19 +7,28 @@ export const CertificateStore = z.enum(certificateStores);
 export type CertificateStore = z.infer<typeof CertificateStore>;
 
 /** storeName of read operations: any store, or `All`. */
-export const ReadStoreName = z.enum([...certificateStores, 'All']);
+export const ReadStoreName = z.enum([...certificateStores, 'All'], {
+  error: 'must be CurrentUser, LocalMachine, DatabaseStore or All',
+});
 export type ReadStoreName = z.infer<typeof ReadStoreName>;
 
-/** storeName of write operations: the stores idsvc can write to. */
-export const WritableStoreName = z.enum(['DatabaseStore', 'CurrentUser']);
+/** storeName of write operations: the stores idsvc can write to (LocalMachine is read-only). */
+export const WritableStoreName = z.enum(['DatabaseStore', 'CurrentUser'], {
+  error: 'must be DatabaseStore or CurrentUser (LocalMachine is read-only)',
+});
 export type WritableStoreName = z.infer<typeof WritableStoreName>;
 
 export const uploadCertificateModes = ['FromFile', 'FromWindowStore'] as const;
 export const UploadCertificateMode = z.enum(uploadCertificateModes);
 export type UploadCertificateMode = z.infer<typeof UploadCertificateMode>;
 
-/** A SHA-1 thumbprint: 40 hexadecimal digits (returned in upper case). */
-export const Thumbprint = z.string().regex(/^[0-9A-Fa-f]{40}$/, 'must be 40 hexadecimal digits');
+/**
+ * A SHA-1 thumbprint: 40 hexadecimal digits, in either case, optionally in pairs separated by `:` or spaces as
+ * certificate tools print them (returned in upper case without separators).
+ */
+export const Thumbprint = z
+  .string()
+  .regex(/^\s*(?:[0-9A-Fa-f]{40}|(?:[0-9A-Fa-f]{2}[: ]){19}[0-9A-Fa-f]{2})\s*$/, 'must be 40 hexadecimal digits');
 export type Thumbprint = z.infer<typeof Thumbprint>;
 
 export const Certificate = z.object({

@@ -52,7 +52,7 @@ export type SortOrder = (typeof sortOrders)[number];
 /** Upper bound (and default) of pageSize. */
 export const maxPageSize = 1000;
 
-/** Paging query parameters as they arrive (URL strings); normalise them with `normalizePaging`. */
+/** Paging query parameters as they arrive (URL strings); the server normalises them as the conventions say. */
 export const PagingQuery = z.object({
   pageIndex: z.string().optional(),
   pageSize: z.string().optional(),
@@ -67,35 +67,6 @@ export const FilterQuery = PagingQuery.extend({
   attributes: z.string().optional(),
 });
 export type FilterQuery = z.infer<typeof FilterQuery>;
-
-export interface Paging {
-  pageIndex: number;
-  pageSize: number;
-}
-
-function positiveInt(raw: string | number | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  if (!/^\d+$/.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
-/**
- * The conventions' paging rules: absent, 0 or invalid pageIndex or pageSize give pageIndex 1 and pageSize 1000;
- * a pageSize above 1000 becomes 1000.
- */
-export function normalizePaging(raw: { pageIndex?: string | number; pageSize?: string | number }): Paging {
-  const pageIndex = positiveInt(raw.pageIndex);
-  const pageSize = positiveInt(raw.pageSize);
-  if (pageIndex === undefined || pageSize === undefined) return { pageIndex: 1, pageSize: maxPageSize };
-  return { pageIndex, pageSize: Math.min(pageSize, maxPageSize) };
-}
-
-/** `Descending` (any case) sorts descending; anything else ascending. */
-export function normalizeSortOrder(raw: string | undefined): SortOrder {
-  return raw?.trim().toLowerCase() === 'descending' ? 'Descending' : 'Ascending';
-}
 
 export const patchOps = ['add', 'replace', 'remove'] as const;
 export type PatchOp = (typeof patchOps)[number];

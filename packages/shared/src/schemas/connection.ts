@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roles } from '../catalog/op.js';
+import { Thumbprint } from './certificate.js';
 import { Guid, Name } from './common.js';
 
 export const connectionTypes = ['Authentication', 'Protocol', 'SecondFactor'] as const;
@@ -19,14 +20,21 @@ export const pluginTypes = [
 export const PluginType = z.enum(pluginTypes);
 export type PluginType = z.infer<typeof PluginType>;
 
-/** Where a federation connection's metadata comes from: an address or the XML itself. */
+/**
+ * Where a federation connection's metadata (SAML 2.0 or WS-Federation) comes from: the XML itself, or
+ * `metadataFileUri`, an http(s) address or an absolute file path (or `file:` URL) on the server's machine.
+ * With both, `metadataXml` wins.
+ */
 export const MetadataReference = z.object({
-  metadataFileUri: z.url().max(2048).nullable().optional(),
-  metadataXml: z.string().max(1_048_576).nullable().optional(),
+  metadataFileUri: z.string().trim().max(2048, 'must be at most 2048 characters').nullable().optional(),
+  metadataXml: z.string().max(1_048_576, 'must be at most 1 MiB').nullable().optional(),
 });
 export type MetadataReference = z.infer<typeof MetadataReference>;
 
-/** The plugin-specific configuration; OAuth20 connections follow `OAuth20Configuration`. */
+/**
+ * The plugin-specific configuration, validated by the server per pluginType (unknown fields are refused);
+ * OAuth20 connections follow `OAuth20Configuration`.
+ */
 export const ConnectionConfiguration = z.record(z.string(), z.unknown());
 export type ConnectionConfiguration = z.infer<typeof ConnectionConfiguration>;
 
@@ -73,10 +81,13 @@ export const ConnectionInput = z.object({
 });
 export type ConnectionInput = z.infer<typeof ConnectionInput>;
 
-/** Body of PUT /connections/certificate: the certificates (thumbprints) applied to a connection. */
+/**
+ * Body of PUT /connections/certificate: the certificates (thumbprints of the database store) applied to a
+ * connection; they replace the applied ones (an empty list removes them all).
+ */
 export const ConnectionCertificatesInput = z.object({
   connectionName: Name,
-  certificates: z.array(z.string().min(1).max(256)),
+  certificates: z.array(Thumbprint).max(100, 'must list at most 100 certificates'),
 });
 export type ConnectionCertificatesInput = z.infer<typeof ConnectionCertificatesInput>;
 
@@ -90,7 +101,7 @@ export type ConnectionTransformationInput = z.infer<typeof ConnectionTransformat
 /** Body of PUT and DELETE /connections/transformations. */
 export const ConnectionTransformationsInput = z.object({
   connectionName: Name,
-  claimTransformations: z.array(Name).min(1, 'must name at least one transformation'),
+  claimTransformationNames: z.array(Name).min(1, 'must name at least one transformation'),
 });
 export type ConnectionTransformationsInput = z.infer<typeof ConnectionTransformationsInput>;
 
@@ -119,36 +130,57 @@ export function isHmacAlgorithm(alg: SigningAlgorithm): alg is keyof typeof hmac
 /** The scopes an OAuth20 connection allows when its `scopes` are not given. */
 export const defaultOAuthScopes = ['openid', 'profile', 'email', 'phone', 'address', 'offline_access'] as const;
 
-const Uri = z.string().min(1).max(2048, 'must be at most 2048 characters');
+const Uri = z.string().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
+
+/** RFC 6749 §3.1.2 and RFC 8252: an absolute URI without a fragment; custom schemes serve native apps. */
+const RedirectUri = Uri.refine((value) => URL.canParse(value) && !value.includes('#'), {
+  message: 'must be an absolute URI without a fragment',
+});
+
+/** An origin: scheme, host and port only (`https://app.example.com`). */
+const Origin = Uri.refine(
+  (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value,
+  { message: 'must be an origin such as https://app.example.com (no path, no trailing slash)' },
+);
+
+const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
- * Configuration of an OAuth20 protocol connection (as written; `clientSecret` is write-only). Absent fields take
- * the defaults below. Lifetimes are in seconds. With an HMAC `signingAlgorithm` the client secret is the key and
- * its length must match the algorithm (`hmacKeyBytes`).
+ * The fields of an OAuth20 protocol connection's configuration (as written; `clientSecret` is write-only).
+ * Absent fields take the defaults below. Lifetimes are in seconds.
  */
-export const OAuth20Configuration = z
-  .object({
-    clientId: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
-    clientSecret: z.string().min(1).max(1024, 'must be at most 1024 characters').optional(),
-    /** A public client (no secret; PKCE recommended), such as a CLI or a single-page application. */
-    publicClient: z.boolean().default(false),
-    redirectUris: z.array(Uri).default([]),
-    postLogoutRedirectUris: z.array(Uri).default([]),
-    allowedGrantTypes: z.array(GrantType).default(['authorization_code', 'refresh_token']),
-    allowPlainHttpRedirectUri: z.boolean().default(false),
-    requirePkce: z.boolean().default(false),
-    allowedCorsOrigins: z.array(Uri).default([]),
-    accessTokenLifetime: z.number().int().positive().default(3600),
-    refreshTokenLifetime: z.number().int().positive().default(2_592_000),
-    signingAlgorithm: SigningAlgorithm.default('RS256'),
-    useNameIdAsSub: z.boolean().default(false),
-    consentRequired: z.boolean().default(false),
-    enableSessionStatusChangeNotification: z.boolean().default(false),
-    restApiRole: z.enum(roles).nullable().default(null),
-  })
-  .superRefine((config, ctx) => {
-    const alg = config.signingAlgorithm;
-    if (!isHmacAlgorithm(alg) || config.clientSecret === undefined) return;
+export const OAuth20ConfigurationFields = z.object({
+  clientId: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+  clientSecret: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional(),
+  /** A public client (no secret; PKCE recommended), such as a CLI or a single-page application. */
+  publicClient: z.boolean().default(false),
+  redirectUris: z.array(RedirectUri).default([]),
+  postLogoutRedirectUris: z.array(RedirectUri).default([]),
+  allowedGrantTypes: z.array(GrantType).default(['authorization_code', 'refresh_token']),
+  allowPlainHttpRedirectUri: z.boolean().default(false),
+  requirePkce: z.boolean().default(false),
+  allowedCorsOrigins: z.array(Origin).default([]),
+  accessTokenLifetime: z.number().int().positive().default(3600),
+  refreshTokenLifetime: z.number().int().positive().default(2_592_000),
+  /** Longest life of a chain of rotated refresh tokens (default one year). */
+  refreshTokenAbsoluteLifetime: z.number().int().positive().optional(),
+  signingAlgorithm: SigningAlgorithm.default('RS256'),
+  useNameIdAsSub: z.boolean().default(false),
+  consentRequired: z.boolean().default(false),
+  enableSessionStatusChangeNotification: z.boolean().default(false),
+  restApiRole: z.enum(roles).nullable().default(null),
+});
+
+type OAuth20Fields = z.infer<typeof OAuth20ConfigurationFields>;
+
+/**
+ * The rules across fields: with an HMAC `signingAlgorithm` the client secret is the key and its length must
+ * match the algorithm (`hmacKeyBytes`); plain-http redirect URIs need `allowPlainHttpRedirectUri` unless they
+ * point at the loopback interface (RFC 8252 §7.3).
+ */
+export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.RefinementCtx): void {
+  const alg = config.signingAlgorithm;
+  if (isHmacAlgorithm(alg) && config.clientSecret !== undefined) {
     const length = new TextEncoder().encode(config.clientSecret).length;
     if (length !== hmacKeyBytes[alg]) {
       ctx.addIssue({
@@ -157,6 +189,23 @@ export const OAuth20Configuration = z
         message: `${alg} needs a client secret of ${hmacKeyBytes[alg]} bytes, not ${length}`,
       });
     }
-  });
+  }
+  if (config.allowPlainHttpRedirectUri) return;
+  for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
+    config[field].forEach((uri, index) => {
+      const url = new URL(uri);
+      if (url.protocol === 'http:' && !loopbackHosts.has(url.hostname)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field, index],
+          message: 'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)',
+        });
+      }
+    });
+  }
+}
+
+/** Configuration of an OAuth20 protocol connection, with the rules of `checkOAuth20Configuration`. */
+export const OAuth20Configuration = OAuth20ConfigurationFields.superRefine(checkOAuth20Configuration);
 export type OAuth20Configuration = z.infer<typeof OAuth20Configuration>;
 export type OAuth20ConfigurationInput = z.input<typeof OAuth20Configuration>;

@@ -38,6 +38,16 @@ export const SmsGatewayInput = z.object({
 });
 export type SmsGatewayInput = z.infer<typeof SmsGatewayInput>;
 
+/**
+ * Body of an SMS sent through a gateway given in the request (not saved): the gateway, and the text to send.
+ * Without `smsMessage` the gateway's template (DefaultSMSOTPCodeTemplate when it names none) is sent with a sample
+ * code.
+ */
+export const SmsGatewaySendInput = SmsGatewayInput.extend({
+  smsMessage: z.string().max(1600, 'must be at most 1600 characters').optional(),
+});
+export type SmsGatewaySendInput = z.infer<typeof SmsGatewaySendInput>;
+
 export const SmsTemplate = z.object({
   name: z.string(),
   content: z.string(),

@@ -7,6 +7,20 @@ export type TransformationType = z.infer<typeof TransformationType>;
 
 const maxScript = 100_000;
 
+/**
+ * What a Script transformation's script is: it defines `function transform(claims, context)`, receives the claims
+ * as a frozen array of `{ type, value }` strings and a frozen context `{ registeredUser, transformationName,
+ * cultureCode }`, and returns a new array of `{ type, value }` strings. It runs in an isolated JavaScript engine
+ * (no process, require, timers, network or file system) within 100 ms and 16 MiB.
+ */
+export const scriptContract =
+  'JavaScript defining function transform(claims, context) { return claims; }: claims is a frozen array of ' +
+  '{ type, value } strings, context a frozen { registeredUser, transformationName, cultureCode }; it returns a ' +
+  'new array of { type, value } strings. It runs isolated (no process, require, timers, network or files) ' +
+  'within 100 ms and 16 MiB.';
+
+const Script = z.string().max(maxScript, `must be at most ${maxScript} characters`).describe(scriptContract);
+
 /** A claim transformation. `claimTypes` is the claim-type rule list of the Excluded… types. */
 export const Transformation = z.object({
   name: z.string(),
@@ -18,7 +32,7 @@ export const Transformation = z.object({
   cultureCode: z.string().nullable(),
   executeBeforeLoadingClaimsFromLocalStore: z.boolean(),
   claimTypes: z.array(z.string()),
-  script: z.string().nullable(),
+  script: z.string().nullable().describe(scriptContract),
 });
 export type Transformation = z.infer<typeof Transformation>;
 
@@ -36,8 +50,10 @@ export const TransformationInput = z.object({
     .nullable()
     .optional(),
   executeBeforeLoadingClaimsFromLocalStore: z.boolean().optional(),
-  claimTypes: z.array(ClaimType).optional(),
-  script: z.string().max(maxScript, `must be at most ${maxScript} characters`).nullable().optional(),
+  /** The rule list of the Excluded… types: claim types that have a claim definition. */
+  claimTypes: z.array(ClaimType).max(1000, 'must list at most 1000 claim types').optional(),
+  /** Required for the Script type (and only for it); it must compile. */
+  script: Script.nullable().optional(),
 });
 export type TransformationInput = z.infer<typeof TransformationInput>;
 
@@ -50,6 +66,10 @@ export type ExcludeClaimOptionsInput = z.infer<typeof ExcludeClaimOptionsInput>;
 
 /** Body of POST /transformations/testscript. */
 export const TestScriptInput = z.object({
-  script: z.string().min(1, 'must not be empty').max(maxScript, `must be at most ${maxScript} characters`),
+  script: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(maxScript, `must be at most ${maxScript} characters`)
+    .describe(scriptContract),
 });
 export type TestScriptInput = z.infer<typeof TestScriptInput>;

@@ -3,6 +3,7 @@ import { rolesOfUser } from '../../auth/roles.js';
 import type { DbOrTx } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { issueAccessToken } from '../access-token.js';
+import { loadUser, subjectFor } from '../claims.js';
 import type { OAuthClient } from '../clients.js';
 import { InvalidGrant, InvalidScope } from '../oauth-errors.js';
 import {
@@ -37,10 +38,17 @@ export const refreshTokenGrant: Grant = async (ctx, client, form) => {
     await revokeFamily(ctx.db, row.familyId);
     throw new InvalidGrant('the refresh token was already used');
   }
-  const subject = row.userId ?? client.clientId;
+  const subject = row.userId ? await subjectOfUser(ctx.db, client, row.userId) : client.clientId;
   const access = await issueAccessToken(ctx, client, { subject, userId: row.userId ?? undefined, scopes, roles });
   return { ...access, scopes, refreshToken };
 };
+
+/** The user's `sub` for the client (the NameID when the client asks for it, DESIGN 1.5). */
+async function subjectOfUser(db: DbOrTx, client: OAuthClient, userId: string): Promise<string> {
+  if (!client.configuration.useNameIdAsSub) return userId;
+  const who = await loadUser(db, userId);
+  return who ? subjectFor(client, who) : userId;
+}
 
 /** The stored token, when it belongs to the client and is neither spent, revoked nor expired. */
 async function usableToken(db: DbOrTx, client: OAuthClient, presented: string): Promise<RefreshTokenRow> {

@@ -8,19 +8,45 @@ import { badRequest, conflict, notFound } from '../../http/api-error.js';
 import { uniqueOr409 } from '../../queries/errors.js';
 import * as q from '../../queries/users.js';
 import { audit } from '../audit.js';
+import { readFieldRule } from '../field-configuration.js';
+import { defaultPasswordRule, fieldRuleViolations } from '../field-rules.js';
 import type { WriteContext } from '../write-context.js';
 import { refuseDuplicates, resolveReferences } from './references.js';
 
 const entityType = 'user';
 
-function refuseEmptyPasswords(inputs: { password?: string }[]) {
+type PasswordFields = { password?: string; passwordHash?: string };
+
+/** An empty password, or a password together with a migrated passwordHash, is a 400 naming the item. */
+function refuseEmptyPasswords(inputs: PasswordFields[]) {
   const empty = inputs.findIndex((u) => u.password !== undefined && u.password.length === 0);
   if (empty >= 0) throw badRequest('a password must not be empty', [{ index: empty, field: 'password' }]);
+  const both = inputs.findIndex((u) => u.password !== undefined && u.passwordHash !== undefined);
+  if (both >= 0) {
+    throw badRequest('give either password or passwordHash, not both', [
+      { index: both, field: 'passwordHash', message: 'password is given too' },
+    ]);
+  }
 }
 
-/** Passwords hashed in parallel (argon2id runs on the thread pool), before any transaction starts. */
-function hashAll(inputs: { password?: string }[]): Promise<(string | null)[]> {
-  return Promise.all(inputs.map((u) => (u.password ? hashPassword(u.password) : null)));
+/** Every new password is checked against the password validation rule in force (field configuration). */
+async function refusePolicyViolations(db: DbOrTx, inputs: PasswordFields[]) {
+  if (!inputs.some((u) => u.password)) return;
+  const rule = (await readFieldRule(db, 'password')) ?? defaultPasswordRule;
+  const problems = inputs.flatMap((u, index) =>
+    u.password ? fieldRuleViolations(rule, u.password).map((message) => ({ index, field: 'password', message })) : [],
+  );
+  if (problems.length)
+    throw badRequest(`the password does not meet the password rule: ${problems[0].message}`, problems);
+}
+
+/**
+ * The hash to store per item: a migrated passwordHash as given (verified at login, rehashed to argon2id on the
+ * first success), else the password hashed. Hashed in parallel (argon2id runs on the thread pool, so a batch uses
+ * every core), before any transaction starts.
+ */
+function hashAll(inputs: PasswordFields[]): Promise<(string | null)[]> {
+  return Promise.all(inputs.map((u) => u.passwordHash ?? (u.password ? hashPassword(u.password) : null)));
 }
 
 async function refuseClashes(
@@ -65,6 +91,7 @@ export async function createUsers(
   const items = inputs.map((u, index) => ({ ...u, index }));
   refuseEmptyPasswords(inputs);
   refuseDuplicates(items);
+  await refusePolicyViolations(db, inputs);
   // Hashing is the expensive part: check references first so that a doomed batch costs nothing.
   if (inputs.some((u) => u.password)) await resolveReferences(db, items);
   const hashes = await hashAll(inputs);
@@ -129,6 +156,7 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
   const items = inputs.map((u, index) => ({ ...u, index }));
   refuseEmptyPasswords(inputs);
   refuseDuplicates(items);
+  await refusePolicyViolations(db, inputs);
   const ids = inputs.map((u) => u.id);
   const existing = new Map((await q.findUserRows(db, inArray(users.id, ids))).map((r) => [r.id, r]));
   const missing = items.filter((u) => !existing.has(u.id));

@@ -1,0 +1,90 @@
+/**
+ * Every default of the runtime (OAuth 2.0 / OpenID Connect provider and its pages), in one place. Per-client values
+ * (token lifetimes, PKCE, consent, signing algorithm…) come from the OAuth20 connection's configuration and fall back
+ * to `client` below; the rest is global. Times are in seconds unless the name says otherwise.
+ */
+export const runtimeDefaults = {
+  /**
+   * An OAuth20 client's configuration where it sets nothing (or something unusable): the scopes it may ask for
+   * (DESIGN 1.5), token lifetimes, and the signing algorithm.
+   */
+  client: {
+    scopes: ['openid', 'profile', 'email', 'phone', 'address', 'offline_access'],
+    accessTokenLifetime: 3600,
+    refreshTokenLifetime: 30 * 24 * 60 * 60,
+    /** Longest life of a chain of rotated refresh tokens. */
+    refreshTokenAbsoluteLifetime: 365 * 24 * 60 * 60,
+    signingAlgorithm: 'RS256',
+  },
+  /** Life of an authorization code (RFC 6749 §4.1.2 recommends at most 10 minutes). */
+  authorizationCodeLifetime: 60,
+  /** Life of an ID token. */
+  idTokenLifetime: 3600,
+  /** Life of a sign-in interaction: the time a person has to fill in the login and consent pages. */
+  interactionLifetime: 30 * 60,
+  /** Life of a browser session when system setup sets no `sessionLifetime`. */
+  sessionLifetime: 8 * 60 * 60,
+  /** Device authorization (RFC 8628): life of a device code, and the least seconds between two polls. */
+  deviceCodeLifetime: 10 * 60,
+  devicePollInterval: 5,
+  /** RFC 8628 §6.1: user codes of 8 characters from 20 consonants (about 34 bits), shown as XXXX-XXXX. */
+  userCodeAlphabet: 'BCDFGHJKLMNPQRSTVWXZ',
+  userCodeLength: 8,
+  /** Response mode of each response type when the request names none (OAuth 2.0 Multiple Response Types). */
+  defaultResponseMode: { code: 'query', other: 'fragment' } as const,
+  /** The `acr` of a sign-in with a password, when the request asks for no particular class. */
+  passwordAcr: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+  /** The user claim whose value is the NameID, used as `sub` for clients with `useNameIdAsSub`; else userName. */
+  nameIdClaimTypes: ['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier', 'nameid'],
+  /**
+   * Signing key rotation: a key signs for `signingKeyRotationInterval`, its successor is published
+   * `signingKeyPublishDelay` before it signs (longer than JWKS caching), and a retired key stays published as long
+   * as the longest-lived token it may have signed (checked every `signingKeyCheckInterval`).
+   */
+  signingKeyRotationInterval: 90 * 24 * 60 * 60,
+  signingKeyPublishDelay: 60 * 60,
+  signingKeyCheckInterval: 60 * 60,
+  /** Allowance for clocks that differ, added to a retired key's life. */
+  clockSkew: 5 * 60,
+  /** How long the in-memory copies of rarely changing settings are trusted (CORS origins, system setup, texts). */
+  settingsCacheMs: 2_000,
+  /** How long an OAuth client read from the database is trusted before it is read again. */
+  clientCacheMs: 2_000,
+  /** Cookies: the browser session, and the browser binding that CSRF tokens are tied to. */
+  sessionCookie: 'idsvc_session',
+  browserCookie: 'idsvc_bid',
+  /** The language of the pages when neither `ui_locales` nor Accept-Language names a supported one. */
+  language: 'en' as const,
+  /** Largest form body the runtime reads. */
+  maxFormBytes: 64 * 1024,
+  /** The state key of the sealed random value the CSRF key is derived from. */
+  macKeyState: 'runtime_mac_key',
+} as const;
+
+/** Event ids of the runtime's log records (spec, Events). */
+export const runtimeEvents = {
+  /** Any OAuth 2.0 error answered by the runtime. */
+  oauthError: 4110,
+  /** An error response received from an upstream identity provider. */
+  upstreamError: 4111,
+} as const;
+
+/** Runtime addresses (DESIGN 1.6), relative to the base URL. */
+export const runtimePaths = {
+  issuer: '/runtime/oauth2',
+  discovery: '/runtime/oauth2/.well-known/openid-configuration',
+  authorization: '/runtime/oauth2/authorize.idp',
+  login: '/runtime/oauth2/login.idp',
+  consent: '/runtime/oauth2/consent.idp',
+  token: '/runtime/oauth2/token.idp',
+  jwks: '/runtime/oauth2/jwks.idp',
+  userinfo: '/runtime/openidconnect/userinfo.idp',
+  revocation: '/runtime/oauth2/revoke.idp',
+  introspection: '/runtime/oauth2/introspect.idp',
+  endSession: '/runtime/openidconnect/logout.idp',
+  deviceAuthorization: '/runtime/oauth2/deviceauthorization.idp',
+  device: '/runtime/oauth2/device.idp',
+  upstreamCallback: '/runtime/oauth2/callback.idp',
+  forgotPassword: '/runtime/ResetPassword/ForgotPassword2',
+  stylesheet: '/runtime/assets/idsvc.css',
+} as const;

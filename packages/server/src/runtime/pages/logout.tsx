@@ -1,0 +1,37 @@
+import { CSRF_FIELD } from '../csrf.js';
+import { runtimePaths } from '../defaults.js';
+import { Hidden, Layout } from './layout.js';
+import type { PageText } from './render.js';
+
+/** Asks before signing out when the request does not prove it comes from the signed-in person's client. */
+export function LogoutConfirmPage(props: { t: PageText; csrf: string; hidden: Record<string, string | undefined> }) {
+  const { t } = props;
+  return (
+    <Layout lang={t.lang} title={t('logout.title')}>
+      <h1>{t('logout.title')}</h1>
+      <p>{t('logout.confirm')}</p>
+      <form method="post" action={runtimePaths.endSession}>
+        <Hidden fields={{ ...props.hidden, [CSRF_FIELD]: props.csrf }} />
+        <div class="actions">
+          <button type="submit" name="logout" value="yes">
+            {t('logout.submit')}
+          </button>
+        </div>
+      </form>
+    </Layout>
+  );
+}
+
+export function LoggedOutPage(props: { t: PageText }) {
+  const { t } = props;
+  return (
+    <Layout lang={t.lang} title={t('logout.title')}>
+      <h1>{t('logout.title')}</h1>
+      {props.t.custom('logout.message') ? (
+        <div class="custom" dangerouslySetInnerHTML={{ __html: props.t.custom('logout.message') ?? '' }} />
+      ) : (
+        <p>{t('logout.done')}</p>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,168 @@
+// Token endpoint throughput: client_credentials and password grants/s of idsvc beside node-oidc-provider (the peer),
+// against the machine's limits measured in the same run (RS256 signatures/s and argon2id verifications/s with every
+// core busy). Targets (RS256 on both sides): idsvc client_credentials ≥ 1.5 × the peer's and ≥ 0.75 × the signing
+// limit on one server process; password grants ≥ 0.7 × the argon2id limit.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { argon2Limit, rs256Limit } from './limits.mjs';
+import { formRequest, runLoad } from './load.mjs';
+import { api, startBenchServer } from './server.mjs';
+
+const secret = 'bench-client-secret-0123456789abcdef';
+const userPassword = 'bench-User-pass-1';
+const basic = (id) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const isJwt = (response) => response.includes('"access_token":"ey');
+
+/** The two token requests of the bench, for one server. */
+function requests(target, path) {
+  const { host, port } = new URL(target);
+  const address = { host: host.split(':')[0], port: Number(port) };
+  const form = (grant, extra) => ({ grant_type: grant, scope: 'api', ...extra });
+  return {
+    clientCredentials: {
+      address,
+      connections: 32,
+      request: formRequest(host, path, form('client_credentials', {}), { Authorization: basic('bench-cc') }),
+    },
+    password: {
+      address,
+      connections: 8,
+      request: formRequest(host, path, form('password', { username: 'bench-user', password: userPassword }), {
+        Authorization: basic('bench-pw'),
+      }),
+    },
+  };
+}
+
+const check = (buf) => isJwt(buf.toString('latin1'));
+
+function load(target, durationMs) {
+  return runLoad({
+    ...target.address,
+    makeRequest: () => target.request,
+    connections: target.connections,
+    warmupMs: 500,
+    durationMs,
+    check,
+  });
+}
+
+/** idsvc (`idsvc serve`, one process) with the bench's two clients and user, made through the admin API. */
+async function startIdsvc(env) {
+  const server = await startBenchServer(env);
+  const call = api(server);
+  for (const [name, grant, extra] of [
+    ['bench-cc', 'client_credentials', { restApiRole: 'Observer' }],
+    ['bench-pw', 'password', {}],
+  ]) {
+    await call('POST', '/connections', {
+      name,
+      connectionType: 'Protocol',
+      pluginType: 'OAuth20',
+      scopes: ['api'],
+      configuration: {
+        clientId: name,
+        clientSecret: secret,
+        allowedGrantTypes: [grant],
+        signingAlgorithm: 'RS256',
+        ...extra,
+      },
+    });
+  }
+  await call('POST', '/users', { userName: 'bench-user', password: userPassword });
+  return { url: server.url, path: '/runtime/oauth2/token.idp', stop: server.stop };
+}
+
+/** The peer: node-oidc-provider 8 in its own process. */
+async function startPeer(env) {
+  const script = fileURLToPath(new URL('./peer.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, '0'], {
+    env: { ...process.env, ...env, BENCH_SECRET: secret, BENCH_PASSWORD: userPassword, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the peer exited with ${code}`)));
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  return { url, path: '/token', stop };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const n = (value) => Math.round(value).toLocaleString('en-US');
+const ratio = (value) => value.toFixed(2);
+
+/**
+ * Runs the runtime bench and prints its table; returns the figures. Both servers run at once but only one is
+ * loaded at a time; the limits and the servers are measured in alternating rounds, and each figure is the median
+ * of its rounds, so that a change in the machine's load during the run affects all of them alike.
+ */
+export async function runtimeBench({ rounds = 3, durationMs = 4000 } = {}) {
+  const env = { UV_THREADPOOL_SIZE: String(availableParallelism()) };
+  const ours = await startIdsvc(env);
+  const theirs = await startPeer(env);
+  const figures = {
+    signing: [],
+    argon2: [],
+    idsvc: { clientCredentials: [], password: [] },
+    peer: { clientCredentials: [], password: [] },
+  };
+  let cores = availableParallelism();
+  try {
+    const targets = { idsvc: requests(ours.url, ours.path), peer: requests(theirs.url, theirs.path) };
+    for (let round = 0; round < rounds; round++) {
+      const signing = await rs256Limit(2000);
+      cores = signing.cores;
+      figures.signing.push(signing.perSecond);
+      for (const who of ['idsvc', 'peer']) {
+        const result = await load(targets[who].clientCredentials, durationMs);
+        if (result.failed > 0)
+          console.log(`${who} client_credentials: ${result.failed} failed, first: ${result.firstFailure}`);
+        figures[who].clientCredentials.push(result.perSecond);
+      }
+      figures.argon2.push((await argon2Limit(3000)).perSecond);
+      for (const who of ['idsvc', 'peer']) {
+        const result = await load(targets[who].password, durationMs);
+        if (result.failed > 0) console.log(`${who} password: ${result.failed} failed, first: ${result.firstFailure}`);
+        figures[who].password.push(result.perSecond);
+      }
+    }
+  } finally {
+    await ours.stop();
+    await theirs.stop();
+  }
+  const signing = median(figures.signing);
+  const argon2 = median(figures.argon2);
+  const cc = median(figures.idsvc.clientCredentials);
+  const pw = median(figures.idsvc.password);
+  const peerCc = median(figures.peer.clientCredentials);
+  const peerPw = median(figures.peer.password);
+  const checks = [
+    ['client_credentials ≥ 1.5 × peer', cc / peerCc, 1.5],
+    ['client_credentials ≥ 0.75 × RS256 limit', cc / signing, 0.75],
+    ['password ≥ 0.7 × argon2id limit', pw / argon2, 0.7],
+  ];
+  console.log(`\ntoken endpoint, ${cores} cores, RS256 access tokens on both sides (median of ${rounds} rounds)`);
+  console.log(`  machine limit: RS256 signatures/s, every core busy   ${n(signing).padStart(8)}`);
+  console.log(`  machine limit: argon2id verifications/s             ${n(argon2).padStart(8)}`);
+  console.log('                                   idsvc      peer (oidc-provider 8)');
+  console.log(`  client_credentials grants/s   ${n(cc).padStart(8)}  ${n(peerCc).padStart(8)}`);
+  console.log(`  password grants/s             ${n(pw).padStart(8)}  ${n(peerPw).padStart(8)}`);
+  for (const [name, value, target] of checks) {
+    console.log(`  ${name.padEnd(42)} ${ratio(value).padStart(6)}  ${value >= target ? 'met' : 'NOT met'}`);
+  }
+  return { figures, checks };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runtimeBench();

@@ -1,0 +1,109 @@
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiBase } from '../helpers/api.js';
+import { Agent } from './agent.js';
+import {
+  type CreatedClient,
+  createClient,
+  createUser,
+  events,
+  rpConfig,
+  runtimeServerPerFile,
+  unique,
+} from './support.js';
+
+const rp = runtimeServerPerFile();
+const redirectUri = 'http://127.0.0.1:9/cb';
+const upstreamSecret = 'upstream-client-secret-0123456789';
+let upstream: { url: string; server: Server };
+let upstreamName: string;
+let client: CreatedClient;
+
+/** An upstream OpenID Connect provider (node-oidc-provider) whose accounts are e-mail addresses. */
+async function startUpstream(callback: string) {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(url, {
+    clients: [
+      {
+        client_id: 'idsvc-upstream-client',
+        client_secret: upstreamSecret,
+        redirect_uris: [callback],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    claims: { email: ['email'], openid: ['sub'] },
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: id }) }),
+    cookies: { keys: ['upstream-test-cookie-key'] },
+  });
+  server.on('request', provider.callback());
+  return { url, server };
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream(`${rp.server.url}/runtime/oauth2/callback.idp`);
+  upstreamName = unique('Upstream');
+  const created = await rp.server.admin.post(`${apiBase}/connections`, {
+    body: {
+      name: upstreamName,
+      connectionType: 'Authentication',
+      pluginType: 'GenericOidcProvider',
+      configuration: { issuer: upstream.url, clientId: 'idsvc-upstream-client', clientSecret: upstreamSecret },
+    },
+  });
+  expect(created.status).toBe(200);
+  client = await createClient(rp.server, {
+    configuration: { redirectUris: [redirectUri] },
+    dependencyConnectionNames: ['UsernamePassword', upstreamName],
+  });
+});
+afterAll(() => upstream?.server.close());
+
+const authorize = (params: Record<string, string>) =>
+  `${rp.server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
+    client_id: client.clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid',
+    ...params,
+  })}`;
+
+describe('sign-in at an upstream provider (GenericOidcProvider, chosen by whr)', () => {
+  it('offers the provider on the login page', async () => {
+    const page = (await new Agent(rp.server.url).navigate(authorize({}))).page!;
+    expect(page.html).toContain(`>${upstreamName}</a>`);
+    expect(page.html).toContain('whr=uuid%3A');
+  });
+
+  it('signs the matching local user in through the provider (whr=name: and whr=urn:)', async () => {
+    const user = await createUser(rp.server);
+    for (const whr of [`name:${upstreamName}`, 'urn:idsvc-upstream-client']) {
+      const agent = new Agent(rp.server.url, [upstream.url]);
+      let outcome = await agent.navigate(authorize({ whr, state: 'u1' }));
+      expect(outcome.page?.url.startsWith(upstream.url)).toBe(true);
+      outcome = await agent.submit(outcome.page!, { login: String(user.email), password: 'anything' });
+      if (outcome.page) outcome = await agent.submit(outcome.page, {});
+      expect(outcome.left?.searchParams.get('state')).toBe('u1');
+      const config = await rpConfig(rp.server, client);
+      const tokens = await oidc.authorizationCodeGrant(config, outcome.left!, { expectedState: 'u1' });
+      expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['fed'] });
+    }
+  });
+
+  it("logs event 4111 for the provider's error and passes the error to the client", async () => {
+    const before = events(rp.server, 4111).length;
+    const agent = new Agent(rp.server.url, [upstream.url]);
+    const outcome = await agent.navigate(authorize({ whr: `name:${upstreamName}`, prompt: 'none', state: 'u2' }));
+    expect(Object.fromEntries(outcome.left!.searchParams)).toMatchObject({ error: 'login_required', state: 'u2' });
+    const logged = events(rp.server, 4111).slice(before);
+    expect(logged).toEqual([
+      expect.objectContaining({ eventId: 4111, error: 'login_required', connection: upstreamName }),
+    ]);
+  });
+});
