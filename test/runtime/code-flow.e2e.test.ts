@@ -22,6 +22,7 @@ beforeAll(async () => {
     claims: [
       { type: 'given_name', value: 'Ada' },
       { type: 'email_verified', value: 'true' },
+      { type: 'address', value: '{"street_address":"Keizersgracht 1","locality":"Amsterdam","country":"NL"}' },
     ],
   });
   confidential = await createClient(rp.server, { configuration: { redirectUris: [redirectUri] } });
@@ -113,8 +114,14 @@ describe('authorization code flow with PKCE (openid-client)', () => {
 
   it('answers userinfo by GET, by POST with the header and by POST with the token in the body', async () => {
     const config = await rpConfig(rp.server, confidential, 'post');
-    const { tokens } = await codeFlow(config, 'openid email phone');
-    const expected = { sub: user.id, email: user.email, email_verified: true, phone_number: '+31 20 123 4567' };
+    const { tokens } = await codeFlow(config, 'openid email phone address');
+    const expected = {
+      sub: user.id,
+      email: user.email,
+      email_verified: true,
+      phone_number: '+31 20 123 4567',
+      address: { street_address: 'Keizersgracht 1', locality: 'Amsterdam', country: 'NL' },
+    };
     expect(await oidc.fetchUserInfo(config, tokens.access_token, user.id)).toEqual(expected);
     const endpoint = `${rp.server.url}/runtime/openidconnect/userinfo.idp`;
     const byHeader = await fetch(endpoint, {

@@ -51,18 +51,29 @@ export async function signJwt(
   header: JwtHeader,
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const claims: JWTPayload = {
-    ...payload,
-    iss: options.issuer,
-    iat: now,
-    exp: now + options.expiresInSeconds,
-    jti: typeof payload.jti === 'string' ? payload.jti : randomUUID(),
-  };
+  const claims: JWTPayload = Object.assign({}, payload);
+  claims.iss = options.issuer;
+  claims.iat = now;
+  claims.exp = now + options.expiresInSeconds;
+  if (typeof claims.jti !== 'string') claims.jti = randomUUID();
   if (options.subject !== undefined) claims.sub = options.subject;
   if (options.audience !== undefined) claims.aud = options.audience;
-  const head = Buffer.from(JSON.stringify({ ...header, typ: 'JWT' })).toString('base64url');
-  const input = `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  const input = `${encodedHeader(header)}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
   return `${input}.${await signature(input, header.alg, key)}`;
+}
+
+const headers = new Map<string, string>();
+
+/** The encoded protected header, made once per algorithm and key. */
+function encodedHeader(header: JwtHeader): string {
+  const cacheKey = `${header.alg}.${header.kid ?? ''}`;
+  let encoded = headers.get(cacheKey);
+  if (encoded === undefined) {
+    encoded = Buffer.from(JSON.stringify({ ...header, typ: 'JWT' })).toString('base64url');
+    if (headers.size > 1000) headers.clear();
+    headers.set(cacheKey, encoded);
+  }
+  return encoded;
 }
 
 /** HMAC algorithms a client may choose; the key is the client secret's UTF-8 bytes. */

@@ -1,6 +1,7 @@
 import { and, eq, inArray, not, sql } from 'drizzle-orm';
 import { hashPassword, needsRehash, verifyPassword } from '../crypto/password.js';
 import type { DbOrTx } from '../db/client.js';
+import { preparedQuery } from '../db/prepared.js';
 import { connections, users } from '../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -31,16 +32,20 @@ export async function maxFailedAttempts(
 
 /** Finds a user by userName, or else by e-mail, case-insensitively. */
 export async function findUserForLogin(db: DbOrTx, userNameOrEmail: string): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(
-      sql`lower(${users.userName}) = lower(${userNameOrEmail}) or lower(${users.email}) = lower(${userNameOrEmail})`,
-    )
-    .orderBy(sql`lower(${users.userName}) = lower(${userNameOrEmail}) desc`)
-    .limit(1);
+  const [user] = await loginQuery(db).execute({ name: userNameOrEmail });
   return user;
 }
+
+const loginQuery = preparedQuery((db) => {
+  const name = sql.placeholder('name');
+  return db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.userName}) = lower(${name}) or lower(${users.email}) = lower(${name})`)
+    .orderBy(sql`lower(${users.userName}) = lower(${name}) desc`)
+    .limit(1)
+    .prepare('user_for_login');
+});
 
 let dummyHash: Promise<string> | undefined;
 

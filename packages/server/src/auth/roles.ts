@@ -1,6 +1,7 @@
 import type { Role } from '@idsvc/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
+import { preparedQuery } from '../db/prepared.js';
 import { userClaims } from '../db/schema/index.js';
 
 /** The claim that carries REST API roles, in access tokens and as a user claim type. */
@@ -29,10 +30,15 @@ export function roleClaimValue(values: readonly string[]): string | string[] | u
 
 /** The values of the user's REST API role claims, in the order they were added. */
 export async function rolesOfUser(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db
-    .select({ value: userClaims.value })
-    .from(userClaims)
-    .where(and(eq(userClaims.userId, userId), eq(userClaims.type, ROLE_CLAIM)))
-    .orderBy(userClaims.id);
+  const rows = await roleQuery(db).execute({ userId });
   return [...new Set(rows.map((r) => r.value))];
 }
+
+const roleQuery = preparedQuery((db) =>
+  db
+    .select({ value: userClaims.value })
+    .from(userClaims)
+    .where(and(eq(userClaims.userId, sql.placeholder('userId')), eq(userClaims.type, ROLE_CLAIM)))
+    .orderBy(userClaims.id)
+    .prepare('roles_of_user'),
+);

@@ -105,16 +105,17 @@ function readForm(request: TokenRequest): URLSearchParams {
   return form;
 }
 
+const jsonSafe = /^[\w.~+/=-]*$/;
+
+/** A JSON string of a token value; tokens are base64url and dots, which need no escaping (checked, to be sure). */
+const quoted = (value: string) => (jsonSafe.test(value) ? `"${value}"` : JSON.stringify(value));
+
+/** The success body, written directly (tokens are long; a generic serialiser scans every character). */
 function tokenBody(result: TokenResult): string {
-  const body: Record<string, string | number> = {
-    access_token: result.accessToken,
-    token_type: 'Bearer',
-    expires_in: result.expiresIn,
-    scope: result.scopes.join(' '),
-  };
-  if (result.refreshToken !== undefined) body.refresh_token = result.refreshToken;
-  if (result.idToken !== undefined) body.id_token = result.idToken;
-  return JSON.stringify(body);
+  let body = `{"access_token":${quoted(result.accessToken)},"token_type":"Bearer","expires_in":${Number(result.expiresIn)},"scope":${JSON.stringify(result.scopes.join(' '))}`;
+  if (result.refreshToken !== undefined) body += `,"refresh_token":${quoted(result.refreshToken)}`;
+  if (result.idToken !== undefined) body += `,"id_token":${quoted(result.idToken)}`;
+  return `${body}}`;
 }
 
 /** `POST /runtime/oauth2/token.idp` in the Hono app. */

@@ -8,7 +8,7 @@ import {
 import { loadUser, subjectFor } from '../claims.js';
 import { findClient, type OAuthClient } from '../clients.js';
 import { hasConsent, recordConsent } from '../consent.js';
-import { AccessDenied, ConsentRequired, LoginRequired, OAuthError } from '../oauth-errors.js';
+import { AccessDenied, ConsentRequired, InvalidRequest, LoginRequired, OAuthError } from '../oauth-errors.js';
 import { logOAuthError } from '../oauth-log.js';
 import { ErrorPage } from '../pages/error.js';
 import { sendPage, textsFor } from '../pages/render.js';
@@ -87,7 +87,10 @@ export async function runAuthorization(
     const flow: FlowContext = { ctx, c, params, client, request, connections, chosen, session, state };
     if (!session || (await mustSignIn(flow, session))) {
       // An upstream provider may hold a session of its own: prompt=none goes on to it.
-      if (chosen && chosen.pluginType !== 'UsernamePassword') return await startUpstreamSignIn(flow, chosen);
+      if (chosen?.pluginType === 'GenericOidcProvider') return await startUpstreamSignIn(flow, chosen);
+      if (chosen && chosen.pluginType !== 'UsernamePassword') {
+        throw new InvalidRequest(`signing in through ${chosen.pluginType} connections is not supported here`);
+      }
       if (request.prompt.includes('none')) throw new LoginRequired();
       return showLogin(flow, {});
     }
