@@ -94,7 +94,7 @@ export function passwordActive(
 }
 
 /** Adds one failure in SQL (concurrent failures all count) and locks the user when the count reaches the maximum. */
-async function countFailure(db: DbOrTx, userId: string, maxAttempts: number): Promise<void> {
+export async function countFailure(db: DbOrTx, userId: string, maxAttempts: number): Promise<void> {
   const reached = sql`${users.failedLoginCount} + 1 >= ${maxAttempts}`;
   await db
     .update(users)

@@ -76,6 +76,8 @@ export const runtimePaths = {
   authorization: '/runtime/oauth2/authorize.idp',
   login: '/runtime/oauth2/login.idp',
   consent: '/runtime/oauth2/consent.idp',
+  secondFactor: '/runtime/oauth2/otp.idp',
+  changePassword: '/runtime/oauth2/changepassword.idp',
   token: '/runtime/oauth2/token.idp',
   jwks: '/runtime/oauth2/jwks.idp',
   userinfo: '/runtime/openidconnect/userinfo.idp',

@@ -18,6 +18,14 @@ export interface Interaction {
   expiresAt: number;
   /** The session this interaction signed in: prompt=login, max_age and acr_values are satisfied for it. */
   authenticatedSession?: string;
+  /** The user who proved the password in this interaction (the second-factor and password-change steps). */
+  userId?: string;
+  /** The username-and-password connection that user signed in through, by name. */
+  connectionName?: string;
+  /** The step the page of this interaction asks for. */
+  step?: 'otp' | 'change-password';
+  /** The authentication methods the user has passed so far (`pwd`, `otp`). */
+  amr?: string[];
 }
 
 export function newInteraction(fields: Omit<Interaction, 'id' | 'expiresAt'>, now = Date.now()): Interaction {

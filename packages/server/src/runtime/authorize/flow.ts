@@ -4,6 +4,7 @@ import {
   type AuthenticationConnection,
   authenticationConnectionsOf,
   chooseByWhr,
+  passwordConnectionOf,
 } from '../authentication-connections.js';
 import { loadUser, subjectFor } from '../claims.js';
 import { findClient, type OAuthClient } from '../clients.js';
@@ -25,6 +26,7 @@ import {
   responseTargetOf,
 } from './request.js';
 import { issueAuthorizationResponse, redirectError } from './respond.js';
+import { totpConnectionOf } from './second-factor-route.js';
 
 /** Where a step of the sign-in stands: what the pages carry from one step to the next. */
 export interface FlowState {
@@ -120,6 +122,11 @@ async function mustSignIn(flow: FlowContext, session: BrowserSession): Promise<b
     const hinted = await hintedSubject(flow);
     const who = await loadUser(flow.ctx.db, session.userId);
     if (!who || subjectFor(flow.client, who) !== hinted) return true;
+  }
+  // A session signed in with the password alone does not serve a client whose sign-in asks the user's second factor.
+  if (!session.amr.includes('otp')) {
+    const password = passwordConnectionOf(flow.connections);
+    if (await totpConnectionOf(flow.ctx.db, flow.client, password?.name ?? '', session.userId)) return true;
   }
   return false;
 }

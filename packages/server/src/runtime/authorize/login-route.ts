@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { checkUserPassword, maxFailedAttempts } from '../../auth/lockout.js';
+import { checkUserPassword, findUserForLogin, maxFailedAttempts } from '../../auth/lockout.js';
 import type { AppContext } from '../../context.js';
 import {
   type AuthenticationConnection,
@@ -10,17 +10,17 @@ import {
 } from '../authentication-connections.js';
 import { findClient, type OAuthClient } from '../clients.js';
 import { CSRF_FIELD, csrfToken, csrfValid } from '../csrf.js';
-import { runtimeDefaults, runtimePaths } from '../defaults.js';
-import { deviceClientOf, showDeviceConfirmation } from '../device/device-page.js';
+import { runtimePaths } from '../defaults.js';
+import { deviceClientOf } from '../device/device-page.js';
 import { readForm } from '../form.js';
 import { type Interaction, newInteraction, openInteraction, sealInteraction } from '../interaction.js';
 import { OAuthError } from '../oauth-errors.js';
 import { LoginPage } from '../pages/login.js';
 import { sendPage, textsFor } from '../pages/render.js';
 import type { TextKey } from '../pages/texts.js';
-import { findSession, sessionIdOf, startSession } from '../session.js';
-import { errorPage, type FlowContext, runAuthorization } from './flow.js';
+import { errorPage, type FlowContext } from './flow.js';
 import { PageError } from './request.js';
+import { continueSignIn } from './sign-in-steps.js';
 
 /** What the login page shows. */
 interface LoginView {
@@ -142,27 +142,14 @@ export function loginRoute(ctx: AppContext): Hono {
     if (!password) return renderLogin(ctx, c, { ...view, error: 'login.noPasswordConnection' });
     const maxAttempts = await maxFailedAttempts(ctx.db, [password.name]);
     const check = await checkUserPassword(ctx.db, username, form.get('password') ?? '', maxAttempts);
-    if (!check.ok) {
-      const error: TextKey =
-        check.reason === 'locked'
-          ? 'login.locked'
-          : check.reason === 'password_not_active'
-            ? 'login.passwordNotActive'
-            : 'login.failed';
+    let user = check.ok ? check.user : undefined;
+    // The right password, expired or to be reset: the sign-in goes on to choosing a new one.
+    if (!check.ok && check.reason === 'password_not_active') user = await findUserForLogin(ctx.db, username);
+    if (!user) {
+      const error: TextKey = !check.ok && check.reason === 'locked' ? 'login.locked' : 'login.failed';
       return renderLogin(ctx, c, { ...view, error });
     }
-    const acr = params.get('acr_values')?.split(' ').find(Boolean) ?? runtimeDefaults.passwordAcr;
-    const sessionId = await startSession(ctx, c, {
-      userId: check.user.id,
-      acr,
-      amr: ['pwd'],
-      replaces: sessionIdOf(c),
-    });
-    const session = await findSession(ctx.db, sessionId);
-    if (interaction.kind === 'device') {
-      return showDeviceConfirmation(ctx, c, session, interaction.userCode ?? '');
-    }
-    return runAuthorization(ctx, c, params, { session, authenticatedSession: sessionId });
+    return continueSignIn(ctx, c, { interaction, client, user, connectionName: password.name, amr: ['pwd'] });
   });
   return app;
 }
