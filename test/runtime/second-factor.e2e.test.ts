@@ -118,6 +118,19 @@ describe('the TOTP second factor at sign-in', () => {
     expect(again.page?.html).toContain('name="password"');
   });
 
+  it('accepts a code once: the same code on a second sign-in is refused', async () => {
+    const user = await enrolledUser();
+    const code = await generate({ secret });
+    const first = await signInWithPassword(user.userName);
+    const accepted = await first.agent.submit(first.next.page as Page, { otp: code });
+    expect(accepted.left?.searchParams.get('code')).toMatch(/.+/);
+
+    const second = await signInWithPassword(user.userName);
+    const replayed = await second.agent.submit(second.next.page as Page, { otp: code });
+    expect(replayed.left).toBeUndefined();
+    expect(alertOf(replayed.page as Page)).toBe('The code is incorrect.');
+  });
+
   it('signs a user without an authenticator in with the password alone', async () => {
     const user = await createUser(rp.server);
     const { next } = await signInWithPassword(user.userName);

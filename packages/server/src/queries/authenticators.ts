@@ -75,7 +75,7 @@ export async function upsertAuthenticator(
     .values({ userId, connectionId, secretEnc })
     .onConflictDoUpdate({
       target: [authenticators.userId, authenticators.connectionId],
-      set: { secretEnc, enrolledAt: sql`now()` },
+      set: { secretEnc, enrolledAt: sql`now()`, lastTimeStep: null },
     });
 }
 

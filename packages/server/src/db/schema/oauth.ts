@@ -114,6 +114,8 @@ export const authenticators = pgTable(
       .references(() => connections.id, { onDelete: 'cascade' }),
     secretEnc: text('secret_enc').notNull(),
     enrolledAt: at('enrolled_at').notNull().defaultNow(),
+    /** TOTP time step of the last accepted code: a code is accepted once (no replay within its window). */
+    lastTimeStep: integer('last_time_step'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.connectionId] })],
 );

@@ -20,6 +20,7 @@ interface TotpEnrolment {
   connectionId: string;
   name: string;
   secretEnc: string;
+  lastTimeStep: number | null;
 }
 
 /** TOTP: 30-second steps, one step either side accepted. */
@@ -49,7 +50,12 @@ export async function totpConnectionOf(
   const names = [...client.dependencyConnectionNames, ...(password?.names ?? [])].map((n) => n.toLowerCase());
   if (names.length === 0) return undefined;
   const rows = await db
-    .select({ connectionId: connections.id, name: connections.name, secretEnc: authenticators.secretEnc })
+    .select({
+      connectionId: connections.id,
+      name: connections.name,
+      secretEnc: authenticators.secretEnc,
+      lastTimeStep: authenticators.lastTimeStep,
+    })
     .from(connections)
     .innerJoin(authenticators, and(eq(authenticators.connectionId, connections.id), eq(authenticators.userId, userId)))
     .where(
@@ -63,14 +69,40 @@ export async function totpConnectionOf(
   return rows.sort((a, b) => names.indexOf(a.name.toLowerCase()) - names.indexOf(b.name.toLowerCase()))[0];
 }
 
-/** Whether `code` is the TOTP code of the secret now (±1 step of 30 s). */
-export async function totpValid(secret: string, code: string): Promise<boolean> {
-  if (!/^\d{6}$/.test(code)) return false;
+/**
+ * The time step of `code` when it is the TOTP code of the secret now (±1 step of 30 s) and later than the last
+ * accepted step (a code is good once); undefined otherwise.
+ */
+export async function totpTimeStep(secret: string, code: string, after: number | null): Promise<number | undefined> {
+  if (!/^\d{6}$/.test(code)) return undefined;
   try {
-    return (await verify({ secret, token: code, epochTolerance: TOTP_TOLERANCE_SECONDS })).valid;
+    const result = await verify({ secret, token: code, epochTolerance: TOTP_TOLERANCE_SECONDS });
+    if (!result.valid || !('timeStep' in result)) return undefined;
+    return after === null || result.timeStep > after ? result.timeStep : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Records the accepted step, unless another request accepted this step (or a later one) first. */
+async function claimTimeStep(
+  db: AppContext['db'],
+  userId: string,
+  connectionId: string,
+  step: number,
+): Promise<boolean> {
+  const claimed = await db
+    .update(authenticators)
+    .set({ lastTimeStep: step })
+    .where(
+      and(
+        eq(authenticators.userId, userId),
+        eq(authenticators.connectionId, connectionId),
+        sql`(${authenticators.lastTimeStep} is null or ${authenticators.lastTimeStep} < ${step})`,
+      ),
+    )
+    .returning({ step: authenticators.lastTimeStep });
+  return claimed.length === 1;
 }
 
 /** The second-factor page of a sign-in in progress, with a fresh CSRF token bound to its interaction and user. */
@@ -109,7 +141,8 @@ export function secondFactorRoute(ctx: AppContext): Hono {
     const enrolment = await totpConnectionOf(ctx.db, progress.client, progress.connectionName, user.id);
     if (!enrolment) return continueSignIn(ctx, c, progress);
     const code = (form.get('otp') ?? '').replace(/\s+/g, '');
-    if (!(await totpValid(ctx.box.open(enrolment.secretEnc), code))) {
+    const step = await totpTimeStep(ctx.box.open(enrolment.secretEnc), code, enrolment.lastTimeStep);
+    if (step === undefined || !(await claimTimeStep(ctx.db, user.id, enrolment.connectionId, step))) {
       await countFailure(ctx.db, user.id, await maxFailedAttempts(ctx.db, [progress.connectionName]));
       const [after] = await ctx.db.select({ locked: users.locked }).from(users).where(eq(users.id, user.id));
       return showSecondFactor(ctx, c, progress, { error: after?.locked ? 'login.locked' : 'otp.failed' });

@@ -1,0 +1,1 @@
+ALTER TABLE "authenticators" ADD COLUMN "last_time_step" integer;
