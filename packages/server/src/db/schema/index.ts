@@ -4,3 +4,4 @@ export * from './connections.js';
 export * from './directory.js';
 export * from './documents.js';
 export * from './oauth.js';
+export * from './one-time-codes.js';

@@ -26,7 +26,7 @@ import {
   responseTargetOf,
 } from './request.js';
 import { issueAuthorizationResponse, redirectError } from './respond.js';
-import { totpConnectionOf } from './second-factor-route.js';
+import { secondFactorOf } from './second-factor-connection.js';
 
 /** Where a step of the sign-in stands: what the pages carry from one step to the next. */
 export interface FlowState {
@@ -126,7 +126,7 @@ async function mustSignIn(flow: FlowContext, session: BrowserSession): Promise<b
   // A session signed in with the password alone does not serve a client whose sign-in asks the user's second factor.
   if (!session.amr.includes('otp')) {
     const password = passwordConnectionOf(flow.connections);
-    if (await totpConnectionOf(flow.ctx.db, flow.client, password?.name ?? '', session.userId)) return true;
+    if (await secondFactorOf(flow.ctx.db, flow.client, password?.name ?? '', session.userId)) return true;
   }
   return false;
 }

@@ -1,73 +1,25 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { verify } from 'otplib';
 import { countFailure, maxFailedAttempts } from '../../auth/lockout.js';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
-import { authenticators, connections, users } from '../../db/schema/index.js';
-import type { OAuthClient } from '../clients.js';
+import { authenticators, users } from '../../db/schema/index.js';
 import { csrfToken } from '../csrf.js';
 import { runtimePaths } from '../defaults.js';
 import { sealInteraction } from '../interaction.js';
-import { sendPage, textsFor } from '../pages/render.js';
+import { type PageText, sendPage, textsFor } from '../pages/render.js';
 import { SecondFactorPage } from '../pages/second-factor.js';
 import type { TextKey } from '../pages/texts.js';
+import { errorPage } from './flow.js';
+import { type CodeDelivery, destinationOf, type IssuedCode, issueCode, OTP_RESEND_INTERVAL } from './otp-delivery.js';
+import { type CodeCheck, checkCode } from './otp-verification.js';
+import { PageError } from './request.js';
+import { type CodeFactor, type SecondFactor, secondFactorOf } from './second-factor-connection.js';
 import { continueSignIn, openStep, type SignInProgress, stepInteraction } from './sign-in-steps.js';
-
-/** A TOTP second-factor connection with the user's sealed secret for it. */
-interface TotpEnrolment {
-  connectionId: string;
-  name: string;
-  secretEnc: string;
-  lastTimeStep: number | null;
-}
 
 /** TOTP: 30-second steps, one step either side accepted. */
 const TOTP_TOLERANCE_SECONDS = 30;
-
-/**
- * The TOTP second factor of a sign-in: an enabled `SecondFactor` connection of plugin type `Totp` named by the
- * client's `dependencyConnectionNames` or by those of the username-and-password connection, for which the user has
- * an authenticator enrolled (the first in the order named).
- */
-export async function totpConnectionOf(
-  db: DbOrTx,
-  client: OAuthClient,
-  passwordConnectionName: string,
-  userId: string,
-): Promise<TotpEnrolment | undefined> {
-  const [password] = await db
-    .select({ names: connections.dependencyConnectionNames })
-    .from(connections)
-    .where(
-      and(
-        eq(connections.pluginType, 'UsernamePassword'),
-        sql`lower(${connections.name}) = ${passwordConnectionName.toLowerCase()}`,
-      ),
-    )
-    .limit(1);
-  const names = [...client.dependencyConnectionNames, ...(password?.names ?? [])].map((n) => n.toLowerCase());
-  if (names.length === 0) return undefined;
-  const rows = await db
-    .select({
-      connectionId: connections.id,
-      name: connections.name,
-      secretEnc: authenticators.secretEnc,
-      lastTimeStep: authenticators.lastTimeStep,
-    })
-    .from(connections)
-    .innerJoin(authenticators, and(eq(authenticators.connectionId, connections.id), eq(authenticators.userId, userId)))
-    .where(
-      and(
-        inArray(sql`lower(${connections.name})`, names),
-        eq(connections.connectionType, 'SecondFactor'),
-        eq(connections.pluginType, 'Totp'),
-        eq(connections.enabled, true),
-      ),
-    );
-  return rows.sort((a, b) => names.indexOf(a.name.toLowerCase()) - names.indexOf(b.name.toLowerCase()))[0];
-}
 
 /**
  * The time step of `code` when it is the TOTP code of the secret now (±1 step of 30 s) and later than the last
@@ -105,30 +57,108 @@ async function claimTimeStep(
   return claimed.length === 1;
 }
 
+/** What the second-factor page shows besides the form. */
+export interface SecondFactorView {
+  error?: TextKey;
+  notice?: TextKey;
+  /** Where a code was sent (SMS and e-mail factors). */
+  delivery?: CodeDelivery | undefined;
+}
+
+/** The texts of a sign-in's pages: the request's ui_locales, then Accept-Language. */
+function signInTexts(ctx: AppContext, c: Context, progress: SignInProgress): Promise<PageText> {
+  const params = new URLSearchParams(progress.interaction.params ?? []);
+  return textsFor(ctx, c, params.get('ui_locales') ?? undefined);
+}
+
 /** The second-factor page of a sign-in in progress, with a fresh CSRF token bound to its interaction and user. */
 export async function showSecondFactor(
   ctx: AppContext,
   c: Context,
   progress: SignInProgress,
-  options: { error?: TextKey },
+  options: SecondFactorView,
 ): Promise<Response> {
   const interaction = stepInteraction(progress, 'otp');
   const params = new URLSearchParams(interaction.params ?? []);
-  const t = await textsFor(ctx, c, params.get('ui_locales') ?? undefined);
+  const t = await signInTexts(ctx, c, progress);
+  const values = { seconds: String(OTP_RESEND_INTERVAL) };
   const page = SecondFactorPage({
     t,
     interaction: sealInteraction(ctx.box, interaction),
     csrf: await csrfToken(ctx, c, 'otp', [interaction.id, progress.user.id]),
-    error: options.error === undefined ? undefined : t(options.error),
+    error: options.error === undefined ? undefined : t(options.error, values),
+    notice: options.notice === undefined ? undefined : t(options.notice, values),
+    delivery: options.delivery,
   });
   const redirectUri = params.get('redirect_uri');
   return sendPage(ctx, c, page, { formTargets: redirectUri ? [redirectUri] : [] });
 }
 
 /**
- * `POST /runtime/oauth2/otp.idp`: checks the `otp` code against the user's TOTP secret. A wrong code counts as a
- * failed sign-in (the lockout of passwords); the right one adds `otp` to the authentication methods and the sign-in
- * goes on.
+ * The first page of the second factor. TOTP asks for the app's code. SMS and e-mail send a code first and say where
+ * to; a user without a phone number or e-mail address (or a code that could not be sent) gets an error page: the
+ * factor is never skipped.
+ */
+export async function startSecondFactor(
+  ctx: AppContext,
+  c: Context,
+  progress: SignInProgress,
+  factor: SecondFactor,
+): Promise<Response> {
+  if (factor.pluginType === 'Totp') return showSecondFactor(ctx, c, progress, {});
+  const issued = await issueCode(ctx, progress.user, factor, (await signInTexts(ctx, c, progress)).lang);
+  if ('error' in issued) return codeErrorPage(ctx, c, progress, issued.error);
+  return showSecondFactor(ctx, c, progress, {
+    delivery: issued.delivery,
+    ...(issued.sent ? {} : { notice: 'otp.recentlySent' }),
+  });
+}
+
+/** The error page of a code that cannot be sent: no address for it (403), or the sending failed (503). */
+async function codeErrorPage(
+  ctx: AppContext,
+  c: Context,
+  progress: SignInProgress,
+  error: Extract<IssuedCode, { error: string }>['error'],
+): Promise<Response> {
+  const t = await signInTexts(ctx, c, progress);
+  const uiLocales = new URLSearchParams(progress.interaction.params ?? []).get('ui_locales');
+  const failure =
+    error === 'otp.notSent'
+      ? new PageError('temporarily_unavailable', t(error), 503)
+      : new PageError('access_denied', t(error), 403);
+  return errorPage(ctx, c, failure, progress.client.clientId, uiLocales);
+}
+
+/** "Send a new code": a new code replaces the old one, at most once per resend interval. */
+async function resendCode(
+  ctx: AppContext,
+  c: Context,
+  progress: SignInProgress,
+  factor: CodeFactor,
+): Promise<Response> {
+  const issued = await issueCode(ctx, progress.user, factor, (await signInTexts(ctx, c, progress)).lang);
+  if ('error' in issued && issued.error !== 'otp.notSent') return codeErrorPage(ctx, c, progress, issued.error);
+  const delivery = destinationOf(factor, progress.user)?.delivery;
+  if ('error' in issued) return showSecondFactor(ctx, c, progress, { delivery, error: issued.error });
+  if (!issued.sent) return showSecondFactor(ctx, c, progress, { delivery, error: 'otp.resendWait' });
+  return showSecondFactor(ctx, c, progress, { delivery, notice: 'otp.resent' });
+}
+
+/** The page's error for a sent code that was not accepted. */
+const codeRefusals: Record<Exclude<CodeCheck, 'accepted'>, TextKey> = {
+  wrong: 'otp.failed',
+  exhausted: 'otp.exhausted',
+  expired: 'otp.expired',
+  missing: 'otp.noCode',
+};
+
+/**
+ * `POST /runtime/oauth2/otp.idp`: checks the `otp` code, by the plugin type of the sign-in's second factor: against
+ * the user's TOTP secret, or against the code sent by SMS or e-mail (whose page may also ask for a new code with
+ * `resend`). A wrong code counts as a failed sign-in (the lockout of passwords), and a sent code takes a few wrong
+ * attempts only; an expired code is refused without counting. The right one adds `otp` to the authentication
+ * methods and the sign-in goes on.
  */
 export function secondFactorRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -138,14 +168,28 @@ export function secondFactorRoute(ctx: AppContext): Hono {
     const { form, progress } = opened;
     const { user } = progress;
     if (user.locked || !user.active) return showSecondFactor(ctx, c, progress, { error: 'login.locked' });
-    const enrolment = await totpConnectionOf(ctx.db, progress.client, progress.connectionName, user.id);
-    if (!enrolment) return continueSignIn(ctx, c, progress);
+    const factor = await secondFactorOf(ctx.db, progress.client, progress.connectionName, user.id);
+    if (!factor) return continueSignIn(ctx, c, progress);
     const code = (form.get('otp') ?? '').replace(/\s+/g, '');
-    const step = await totpTimeStep(ctx.box.open(enrolment.secretEnc), code, enrolment.lastTimeStep);
-    if (step === undefined || !(await claimTimeStep(ctx.db, user.id, enrolment.connectionId, step))) {
+    let refusal: { error: TextKey; counted: boolean; delivery?: CodeDelivery | undefined } | undefined;
+    if (factor.pluginType === 'Totp') {
+      const step = await totpTimeStep(ctx.box.open(factor.secretEnc), code, factor.lastTimeStep);
+      if (step === undefined || !(await claimTimeStep(ctx.db, user.id, factor.connectionId, step))) {
+        refusal = { error: 'otp.failed', counted: true };
+      }
+    } else {
+      if (form.has('resend')) return resendCode(ctx, c, progress, factor);
+      const checked = await checkCode(ctx, { userId: user.id, connectionId: factor.connectionId }, code);
+      if (checked !== 'accepted') {
+        const delivery = destinationOf(factor, user)?.delivery;
+        refusal = { error: codeRefusals[checked], counted: checked !== 'expired', delivery };
+      }
+    }
+    if (refusal) {
+      if (!refusal.counted) return showSecondFactor(ctx, c, progress, refusal);
       await countFailure(ctx.db, user.id, await maxFailedAttempts(ctx.db, [progress.connectionName]));
       const [after] = await ctx.db.select({ locked: users.locked }).from(users).where(eq(users.id, user.id));
-      return showSecondFactor(ctx, c, progress, { error: after?.locked ? 'login.locked' : 'otp.failed' });
+      return showSecondFactor(ctx, c, progress, { ...refusal, ...(after?.locked ? { error: 'login.locked' } : {}) });
     }
     if (user.failedLoginCount > 0) {
       await ctx.db.update(users).set({ failedLoginCount: 0 }).where(eq(users.id, user.id));

@@ -13,7 +13,8 @@ import { findSession, sessionIdOf, startSession } from '../session.js';
 import { showChangePassword } from './change-password-route.js';
 import { errorPage, runAuthorization } from './flow.js';
 import { PageError } from './request.js';
-import { showSecondFactor, totpConnectionOf } from './second-factor-route.js';
+import { secondFactorOf } from './second-factor-connection.js';
+import { startSecondFactor } from './second-factor-route.js';
 
 /** Who has signed in so far in an interaction, and how. */
 export interface SignInProgress {
@@ -41,14 +42,14 @@ export function stepInteraction(progress: SignInProgress, step: 'otp' | 'change-
 }
 
 /**
- * After a step of the sign-in succeeded: the second factor when the user has one enrolled for a connection the
- * sign-in depends on (and has not passed it), then a new password when the one proved is no longer active, then the
- * session and the interaction goes on.
+ * After a step of the sign-in succeeded: the second factor when a connection the sign-in depends on asks one (a
+ * TOTP authenticator the user has enrolled, or a code sent by SMS or e-mail) and it has not been passed, then a new
+ * password when the one proved is no longer active, then the session and the interaction goes on.
  */
 export async function continueSignIn(ctx: AppContext, c: Context, progress: SignInProgress): Promise<Response> {
   if (!progress.amr.includes('otp')) {
-    const totp = await totpConnectionOf(ctx.db, progress.client, progress.connectionName, progress.user.id);
-    if (totp) return showSecondFactor(ctx, c, progress, {});
+    const factor = await secondFactorOf(ctx.db, progress.client, progress.connectionName, progress.user.id);
+    if (factor) return startSecondFactor(ctx, c, progress, factor);
   }
   if (!passwordActive(progress.user)) return showChangePassword(ctx, c, progress, {});
   return finishSignIn(ctx, c, progress);

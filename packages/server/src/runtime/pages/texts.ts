@@ -51,6 +51,23 @@ const en = {
   'otp.code': 'Code',
   'otp.submit': 'Verify',
   'otp.failed': 'The code is incorrect.',
+  'otp.sentSms': 'We sent a code by text message to {to}. Enter it to continue.',
+  'otp.sentEmail': 'We sent a code by e-mail to {to}. Enter it to continue.',
+  'otp.recentlySent': 'A code was sent to you moments ago. Enter that code, or ask for a new one in a little while.',
+  'otp.resend': 'Send a new code',
+  'otp.resent': 'A new code is on its way. The previous code no longer works.',
+  'otp.resendWait': 'A new code can be sent {seconds} seconds after the previous one. Try again in a moment.',
+  'otp.expired': 'The code has expired. Ask for a new code.',
+  'otp.exhausted': 'The code was entered wrongly too often and no longer works. Ask for a new code.',
+  'otp.noCode': 'There is no valid code to check. Ask for a new code.',
+  'otp.noPhoneNumber':
+    'Signing in needs a code by text message, but your account has no mobile phone number for it. Ask an administrator to add one.',
+  'otp.noEmail':
+    'Signing in needs a code by e-mail, but your account has no e-mail address. Ask an administrator to add one.',
+  'otp.notSent': 'The code could not be sent. Try again later, or ask an administrator for help.',
+  'otp.mailSubject': 'Your verification code',
+  'otp.mailBody':
+    'Your verification code is {code}. It can be used once, within {minutes} min.\n\nIf you did not try to sign in, change your password.\n',
   'changePassword.title': 'Choose a new password',
   'changePassword.intro': 'Your password has expired or must be changed. Choose a new password to continue.',
   'changePassword.password': 'New password',
@@ -117,6 +134,23 @@ const nl: Record<TextKey, string> = {
   'otp.code': 'Code',
   'otp.submit': 'Controleren',
   'otp.failed': 'De code is onjuist.',
+  'otp.sentSms': 'We hebben een code per sms gestuurd naar {to}. Voer die in om verder te gaan.',
+  'otp.sentEmail': 'We hebben een code per e-mail gestuurd naar {to}. Voer die in om verder te gaan.',
+  'otp.recentlySent': 'Er is zojuist een code naar u gestuurd. Voer die code in, of vraag over een poosje een nieuwe.',
+  'otp.resend': 'Stuur een nieuwe code',
+  'otp.resent': 'Er is een nieuwe code onderweg. De vorige code werkt niet meer.',
+  'otp.resendWait': 'Een nieuwe code kan {seconds} seconden na de vorige worden gestuurd. Probeer het zo opnieuw.',
+  'otp.expired': 'De code is verlopen. Vraag een nieuwe code aan.',
+  'otp.exhausted': 'De code is te vaak verkeerd ingevoerd en werkt niet meer. Vraag een nieuwe code aan.',
+  'otp.noCode': 'Er is geen geldige code om te controleren. Vraag een nieuwe code aan.',
+  'otp.noPhoneNumber':
+    'Voor het aanmelden is een code per sms nodig, maar bij uw account staat geen mobiel nummer. Vraag een beheerder er een toe te voegen.',
+  'otp.noEmail':
+    'Voor het aanmelden is een code per e-mail nodig, maar bij uw account staat geen e-mailadres. Vraag een beheerder er een toe te voegen.',
+  'otp.notSent': 'De code kon niet worden verstuurd. Probeer het later opnieuw, of vraag een beheerder om hulp.',
+  'otp.mailSubject': 'Uw verificatiecode',
+  'otp.mailBody':
+    'Uw verificatiecode is {code}. De code kan één keer worden gebruikt, binnen {minutes} min.\n\nHeeft u niet geprobeerd u aan te melden? Wijzig dan uw wachtwoord.\n',
   'changePassword.title': 'Kies een nieuw wachtwoord',
   'changePassword.intro':
     'Uw wachtwoord is verlopen of moet worden gewijzigd. Kies een nieuw wachtwoord om verder te gaan.',
