@@ -14,11 +14,13 @@ import {
   storeRefreshToken,
 } from '../refresh-tokens.js';
 import { parseScope } from '../scopes.js';
-import { type Grant, requiredParam } from './grant.js';
+import { type Grant, requiredParam, type TokenResult } from './grant.js';
+import { originalSignIn, refreshedIdToken } from './refreshed-id-token.js';
 
 /**
- * RFC 6749 §6 with rotation: the presented token is spent and a new one of the same family returned. Presenting a
- * spent token again revokes the whole family.
+ * RFC 6749 §6 with rotation: the presented token is spent and a new one of the same family returned (keeping the
+ * session and sign-in it came from). Presenting a spent token again revokes the whole family. When the scopes
+ * include `openid`, a new ID token about the original sign-in comes along (OpenID Connect Core §12.2).
  */
 export const refreshTokenGrant: Grant = async (ctx, client, form) => {
   const presented = requiredParam(form, 'refresh_token');
@@ -32,23 +34,25 @@ export const refreshTokenGrant: Grant = async (ctx, client, form) => {
       userId: row.userId,
       scopes: parseScope(row.scope),
       family: { id: row.familyId, expiresAt: row.familyExpiresAt },
+      sessionId: row.sessionId,
+      claims: row.claims,
     });
   });
   if (refreshToken === undefined) {
     await revokeFamily(ctx.db, row.familyId);
     throw new InvalidGrant('the refresh token was already used');
   }
-  const subject = row.userId ? await subjectOfUser(ctx.db, client, row.userId) : client.clientId;
-  const access = await issueAccessToken(ctx, client, { subject, userId: row.userId ?? undefined, scopes, roles });
-  return { ...access, scopes, refreshToken };
+  const { userId } = row;
+  const signIn = userId && scopes.includes('openid') ? await originalSignIn(ctx.db, row) : undefined;
+  const who = userId && (signIn || client.configuration.useNameIdAsSub) ? await loadUser(ctx.db, userId) : undefined;
+  const subject = who ? subjectFor(client, who) : (userId ?? client.clientId);
+  const access = await issueAccessToken(ctx, client, { subject, userId: userId ?? undefined, scopes, roles });
+  const result: TokenResult = { ...access, scopes, refreshToken };
+  if (who && signIn) {
+    result.idToken = await refreshedIdToken(ctx, client, { who, scopes, signIn, accessToken: access.accessToken });
+  }
+  return result;
 };
-
-/** The user's `sub` for the client (the NameID when the client asks for it, DESIGN 1.5). */
-async function subjectOfUser(db: DbOrTx, client: OAuthClient, userId: string): Promise<string> {
-  if (!client.configuration.useNameIdAsSub) return userId;
-  const who = await loadUser(db, userId);
-  return who ? subjectFor(client, who) : userId;
-}
 
 /** The stored token, when it belongs to the client and is neither spent, revoked nor expired. */
 async function usableToken(db: DbOrTx, client: OAuthClient, presented: string): Promise<RefreshTokenRow> {
