@@ -89,7 +89,14 @@ export class SigningKeys {
   }
 
   /** Signs a JWT with the active key of the algorithm; sets kid, iss, sub, aud, iat, exp and jti. */
-  async sign(payload: JWTPayload, options: JwtOptions, alg: KeyAlgorithm = ALG): Promise<string> {
+  sign(payload: JWTPayload, options: JwtOptions, alg: KeyAlgorithm = ALG): Promise<string> {
+    // The usual case straight away, without an async frame: fresh keys and one that signs now.
+    const row = this.#now() - this.#loadedAt < this.#refreshIntervalMs ? this.#signingRow(alg) : undefined;
+    if (row) return signJwt(payload, options, this.#privateKey(row), { alg, kid: row.kid });
+    return this.#signAfterReload(payload, options, alg);
+  }
+
+  async #signAfterReload(payload: JWTPayload, options: JwtOptions, alg: KeyAlgorithm): Promise<string> {
     if (this.#now() - this.#loadedAt >= this.#refreshIntervalMs) await this.#reload();
     let row = this.#signingRow(alg);
     if (!row) {

@@ -1,15 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** SHA-256 of a high-entropy secret, hex. Such secrets are stored only as this digest. */
 export function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-/** Constant-time comparison of two hex digests. */
-export function digestEquals(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+/** SHA-256 of a secret as bytes (for a constant-time comparison without hex round trips). */
+export function sha256Bytes(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
 }
 
 /** A new random secret of `bytes` bytes, base64url. */

@@ -1,7 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { isHmacAlgorithm } from '../auth/jwt.js';
-import { digestEquals, sha256 } from '../crypto/digest.js';
+import { sha256Bytes } from '../crypto/digest.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { DbOrTx } from '../db/client.js';
 import { connections } from '../db/schema/index.js';
@@ -171,12 +172,28 @@ function openedSecret(box: SecretBox, client: OAuthClient): string | undefined {
   return secret ?? undefined;
 }
 
-function secretMatches(box: SecretBox, client: OAuthClient, secret: string): boolean {
-  if (client.clientSecretEnc) {
-    const stored = openedSecret(box, client);
-    return stored !== undefined && digestEquals(sha256(stored), sha256(secret));
+/** The digest a presented secret must have, as bytes, made once per client object. */
+const expectedDigests = new WeakMap<OAuthClient, Buffer | null>();
+
+function expectedDigest(box: SecretBox, client: OAuthClient): Buffer | null {
+  let digest = expectedDigests.get(client);
+  if (digest === undefined) {
+    const stored = client.clientSecretEnc ? openedSecret(box, client) : undefined;
+    if (stored !== undefined) digest = sha256Bytes(stored);
+    else if (!client.clientSecretEnc && client.clientSecretHash !== null)
+      digest = Buffer.from(client.clientSecretHash, 'hex');
+    else digest = null;
+    expectedDigests.set(client, digest);
   }
-  return client.clientSecretHash !== null && digestEquals(client.clientSecretHash, sha256(secret));
+  return digest;
+}
+
+/** Compares the SHA-256 digests of the presented and the stored secret in constant time. */
+function secretMatches(box: SecretBox, client: OAuthClient, secret: string): boolean {
+  const expected = expectedDigest(box, client);
+  if (expected === null) return false;
+  const presented = sha256Bytes(secret);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
 /** The client's secret as an HMAC signing key, for clients that sign with HS256/384/512. */

@@ -10,7 +10,7 @@ export type SigningContext = Pick<AppContext, 'keys' | 'box'>;
  * Signs a token for the client with its `signingAlgorithm`: RS256 (default) or ES256 with the server's published
  * keys, HS256/384/512 with the client's secret (DESIGN 1.5).
  */
-export async function signForClient(
+export function signForClient(
   ctx: SigningContext,
   client: OAuthClient,
   payload: JWTPayload,
