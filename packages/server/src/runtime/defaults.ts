@@ -57,6 +57,10 @@ export const runtimeDefaults = {
   language: 'en' as const,
   /** Largest form body the runtime reads. */
   maxFormBytes: 64 * 1024,
+  /** Largest form body the SAML assertion consumer service reads (responses with many attributes are large). */
+  maxSamlFormBytes: 512 * 1024,
+  /** Life of the sealed result of a verified SAML response, from the ACS to its continuation in this browser. */
+  samlResultLifetime: 60,
   /** The state key of the sealed random value the CSRF key is derived from. */
   macKeyState: 'runtime_mac_key',
 } as const;
@@ -87,6 +91,10 @@ export const runtimePaths = {
   deviceAuthorization: '/runtime/oauth2/deviceauthorization.idp',
   device: '/runtime/oauth2/device.idp',
   upstreamCallback: '/runtime/oauth2/callback.idp',
+  /** Upstream SAML 2.0 sign-in: this service's entity id as a service provider, its ACS and its metadata. */
+  samlEntityId: '/runtime/saml2',
+  samlAcs: '/runtime/saml2/acs.idp',
+  samlMetadata: '/runtime/saml2/metadata.idp',
   forgotPassword: '/runtime/ResetPassword/ForgotPassword2',
   stylesheet: '/runtime/assets/idsvc.css',
 } as const;

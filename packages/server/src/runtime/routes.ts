@@ -24,6 +24,8 @@ import { revocationRoute } from './revocation-route.js';
 import { tokenRoute } from './token-endpoint.js';
 import { tokenFastPath } from './token-fast-path.js';
 import { upstreamCallbackRoute } from './upstream/callback-route.js';
+import { samlAcsRoute } from './upstream/saml-acs-route.js';
+import { samlMetadataRoute } from './upstream/saml-metadata-route.js';
 import { userinfoRoute } from './userinfo-route.js';
 
 /** The token endpoint's grants beyond its defaults (password, refresh_token, client_credentials). */
@@ -57,6 +59,8 @@ export function runtimeRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route('/', deviceAuthorizationRoute(ctx));
   app.route('/', devicePageRoute(ctx));
   app.route('/', upstreamCallbackRoute(ctx));
+  app.route('/', samlAcsRoute(ctx));
+  app.route('/', samlMetadataRoute(ctx));
   app.route('/', forgotPasswordRoute(ctx));
   app.route('/', selfServicePageRoutes(ctx));
   app.route('/', assetsRoute());

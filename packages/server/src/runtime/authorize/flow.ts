@@ -15,6 +15,7 @@ import { ErrorPage } from '../pages/error.js';
 import { sendPage, textsFor } from '../pages/render.js';
 import { type BrowserSession, currentSession } from '../session.js';
 import { verifyIssuedToken } from '../token-verify.js';
+import { startSamlSignIn } from '../upstream/saml-start.js';
 import { startUpstreamSignIn } from '../upstream/start.js';
 import { showConsent } from './consent-route.js';
 import { showLogin } from './login-route.js';
@@ -88,8 +89,9 @@ export async function runAuthorization(
     const session = state.session ?? (await currentSession(ctx, c));
     const flow: FlowContext = { ctx, c, params, client, request, connections, chosen, session, state };
     if (!session || (await mustSignIn(flow, session))) {
-      // An upstream provider may hold a session of its own: prompt=none goes on to it.
+      // An upstream provider may hold a session of its own: prompt=none goes on to it (passive for SAML).
       if (chosen?.pluginType === 'GenericOidcProvider') return await startUpstreamSignIn(flow, chosen);
+      if (chosen?.pluginType === 'Saml20') return await startSamlSignIn(flow, chosen);
       if (chosen && chosen.pluginType !== 'UsernamePassword') {
         throw new InvalidRequest(`signing in through ${chosen.pluginType} connections is not supported here`);
       }

@@ -1,14 +1,13 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { findUserForLogin } from '../../auth/lockout.js';
 import type { AppContext } from '../../context.js';
 import { errorPage, runAuthorization } from '../authorize/flow.js';
 import { PageError } from '../authorize/request.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
-import { AccessDenied, OAuthError } from '../oauth-errors.js';
-import { logOAuthError, logUpstreamError } from '../oauth-log.js';
-import { findSession, sessionIdOf, startSession } from '../session.js';
+import { OAuthError } from '../oauth-errors.js';
+import { logUpstreamError } from '../oauth-log.js';
+import { continueUpstreamSignIn } from './continue-sign-in.js';
 import { redeemCode, UpstreamError, upstreamProvider } from './provider.js';
 import { callbackUrl, type UpstreamState } from './start.js';
 
@@ -70,18 +69,10 @@ export function upstreamCallbackRoute(ctx: AppContext): Hono {
         verifier: state.verifier,
         nonce: state.nonce,
       });
-      const email = typeof claims.email === 'string' ? claims.email : undefined;
-      const user = email ? await findUserForLogin(ctx.db, email) : undefined;
-      if (!user?.active || user.locked || user.email?.toLowerCase() !== email?.toLowerCase()) {
-        const denied = new AccessDenied("no account here matches the identity provider's user");
-        logOAuthError(ctx, c, { error: denied.error, description: denied.description, connection: provider.name });
-        return fail(denied);
-      }
-      const acr = typeof claims.acr === 'string' ? claims.acr : runtimeDefaults.passwordAcr;
-      const sessionId = await startSession(ctx, c, { userId: user.id, acr, amr: ['fed'], replaces: sessionIdOf(c) });
-      return runAuthorization(ctx, c, params, {
-        session: await findSession(ctx.db, sessionId),
-        authenticatedSession: sessionId,
+      return await continueUpstreamSignIn(ctx, c, params, {
+        email: typeof claims.email === 'string' ? claims.email : undefined,
+        acr: typeof claims.acr === 'string' ? claims.acr : undefined,
+        connection: provider.name,
       });
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;

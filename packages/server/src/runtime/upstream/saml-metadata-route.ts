@@ -1,0 +1,47 @@
+import { generateServiceProviderMetadata } from '@node-saml/node-saml';
+import { and, eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { AppContext } from '../../context.js';
+import { connections } from '../../db/schema/index.js';
+import { runtimePaths } from '../defaults.js';
+import { samlServiceProvider } from './saml-provider.js';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `GET /runtime/saml2/metadata.idp[?connectionId=<guid>]`: this service's SAML 2.0 service provider metadata (entity
+ * id, assertion consumer service), to register at an identity provider. With the id of a Saml20 authentication
+ * connection it states that connection's NameID format and whether it wants signed assertions; 404 for any other id.
+ */
+export function samlMetadataRoute(ctx: AppContext): Hono {
+  const app = new Hono();
+  app.get(runtimePaths.samlMetadata, async (c) => {
+    const connectionId = c.req.query('connectionId');
+    let configuration: Record<string, unknown> = {};
+    if (connectionId !== undefined) {
+      const [row] = GUID.test(connectionId)
+        ? await ctx.db
+            .select({ configuration: connections.configuration })
+            .from(connections)
+            .where(
+              and(
+                eq(connections.id, connectionId),
+                eq(connections.pluginType, 'Saml20'),
+                eq(connections.connectionType, 'Authentication'),
+              ),
+            )
+        : [];
+      if (!row) return c.text('no Saml20 authentication connection has this id', 404);
+      configuration = row.configuration;
+    }
+    const sp = samlServiceProvider(ctx.baseUrl());
+    const xml = generateServiceProviderMetadata({
+      issuer: sp.entityId,
+      callbackUrl: sp.acsUrl,
+      identifierFormat: typeof configuration.nameIdFormat === 'string' ? configuration.nameIdFormat : null,
+      wantAssertionsSigned: configuration.wantAssertionsSigned !== false,
+    });
+    return c.body(xml, 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8' });
+  });
+  return app;
+}

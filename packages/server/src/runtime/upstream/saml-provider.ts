@@ -1,0 +1,134 @@
+import { type CacheProvider, SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
+import { eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { certificates, connections } from '../../db/schema/index.js';
+import { runtimeDefaults, runtimePaths } from '../defaults.js';
+import { UpstreamError } from './provider.js';
+
+export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+
+/** An upstream SAML 2.0 identity provider (a Saml20 authentication connection), ready to use. */
+export interface SamlIdentityProvider {
+  connectionId: string;
+  name: string;
+  /** The identity provider's entity id: the Issuer its assertions must carry. */
+  entityId: string;
+  /** Its single sign-on service of the HTTP-Redirect binding. */
+  ssoUrl: string;
+  /** PEM certificates whose keys may sign its responses and assertions. */
+  certificates: string[];
+  nameIdFormat?: string;
+  wantAssertionsSigned: boolean;
+}
+
+/** This service as a SAML 2.0 service provider: its entity id and its assertion consumer service. */
+export interface SamlServiceProvider {
+  entityId: string;
+  acsUrl: string;
+}
+
+export function samlServiceProvider(baseUrl: string): SamlServiceProvider {
+  return { entityId: `${baseUrl}${runtimePaths.samlEntityId}`, acsUrl: `${baseUrl}${runtimePaths.samlAcs}` };
+}
+
+const pem = (der: Uint8Array) =>
+  `-----BEGIN CERTIFICATE-----\n${(
+    Buffer.from(der)
+      .toString('base64')
+      .match(/.{1,64}/g) ?? []
+  ).join('\n')}\n-----END CERTIFICATE-----\n`;
+
+/**
+ * The identity provider of an enabled Saml20 authentication connection, with the certificates it names (those
+ * past their end of validity left out). Throws UpstreamError when it cannot be used.
+ */
+export async function samlIdentityProvider(
+  ctx: Pick<AppContext, 'db'>,
+  connectionId: string,
+): Promise<SamlIdentityProvider> {
+  const [row] = await ctx.db.select().from(connections).where(eq(connections.id, connectionId));
+  if (row?.pluginType !== 'Saml20' || row.connectionType !== 'Authentication' || !row.enabled) {
+    throw new UpstreamError('server_error', 'the connection is not an enabled Saml20 authentication connection');
+  }
+  const config = row.configuration;
+  const services = Array.isArray(config.singleSignOnServices)
+    ? (config.singleSignOnServices as { binding?: unknown; location?: unknown }[])
+    : [];
+  const sso = services.find((s) => s.binding === HTTP_REDIRECT_BINDING && typeof s.location === 'string');
+  if (!sso) throw new UpstreamError('server_error', 'the connection has no HTTP-Redirect single sign-on service');
+  const thumbprints = [...new Set(row.certificates.map((t) => t.replace(/[\s:]/g, '').toUpperCase()))];
+  const now = Date.now();
+  const stored =
+    thumbprints.length === 0
+      ? []
+      : await ctx.db
+          .select({ der: certificates.der, validTo: certificates.validTo })
+          .from(certificates)
+          .where(inArray(certificates.thumbprint, thumbprints));
+  const usable = stored.filter((c) => c.validTo.getTime() > now).map((c) => pem(c.der));
+  if (usable.length === 0) throw new UpstreamError('server_error', 'the connection has no valid signing certificate');
+  return {
+    connectionId: row.id,
+    name: row.name,
+    entityId: String(config.entityId ?? row.entityId ?? ''),
+    ssoUrl: String(sso.location),
+    certificates: usable,
+    ...(typeof config.nameIdFormat === 'string' ? { nameIdFormat: config.nameIdFormat } : {}),
+    wantAssertionsSigned: config.wantAssertionsSigned !== false,
+  };
+}
+
+/** The AuthnRequest this service sent, as the sealed RelayState carries it back. */
+export interface SentRequest {
+  id: string;
+  /** Milliseconds since the epoch. */
+  issuedAt: number;
+}
+
+/**
+ * A request id store for node-saml that holds nothing in memory: the one id it knows is the request of this
+ * sign-in, which travels sealed in the RelayState (several instances may serve one sign-in).
+ */
+function sealedRequestCache(sent: SentRequest): CacheProvider {
+  return {
+    saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
+    getAsync: async (key) => (key === sent.id ? new Date(sent.issuedAt).toISOString() : null),
+    removeAsync: async () => null,
+  };
+}
+
+/** What the AuthnRequest asks of the identity provider beyond the defaults. */
+export interface SamlRequestOptions {
+  passive?: boolean;
+  forceAuthn?: boolean;
+}
+
+/** A node-saml client for one identity provider and one sign-in: the AuthnRequest it sends or the one answered. */
+export function samlClient(
+  idp: SamlIdentityProvider,
+  sp: SamlServiceProvider,
+  sent: SentRequest,
+  options: SamlRequestOptions = {},
+): SAML {
+  const config: SamlConfig = {
+    issuer: sp.entityId,
+    callbackUrl: sp.acsUrl,
+    audience: sp.entityId,
+    entryPoint: idp.ssoUrl,
+    idpCert: idp.certificates,
+    identifierFormat: idp.nameIdFormat ?? null,
+    wantAssertionsSigned: idp.wantAssertionsSigned,
+    // The whole response or its assertion must be signed (node-saml refuses a response with neither signature).
+    wantAuthnResponseSigned: false,
+    acceptedClockSkewMs: runtimeDefaults.clockSkew * 1000,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: runtimeDefaults.interactionLifetime * 1000,
+    cacheProvider: sealedRequestCache(sent),
+    generateUniqueId: () => sent.id,
+    passive: options.passive ?? false,
+    forceAuthn: options.forceAuthn ?? false,
+    // No RequestedAuthnContext: the identity provider signs the person in as it sees fit.
+    disableRequestedAuthnContext: true,
+  };
+  return new SAML(config);
+}

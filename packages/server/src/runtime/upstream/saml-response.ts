@@ -1,0 +1,142 @@
+import { type Profile, SamlStatusError } from '@node-saml/node-saml';
+import { XMLParser } from 'fast-xml-parser';
+import { UpstreamError } from './provider.js';
+import { type SamlIdentityProvider, type SamlServiceProvider, type SentRequest, samlClient } from './saml-provider.js';
+
+/** The person an identity provider vouched for. */
+export interface SamlIdentity {
+  nameId: string;
+  nameIdFormat?: string;
+  /** From an e-mail NameID, else from the usual e-mail attributes. */
+  email?: string;
+  /** The AuthnContextClassRef of the assertion's authentication statement. */
+  acr?: string;
+}
+
+const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+/** Attribute names identity providers put an e-mail address under (compared case-insensitively). */
+const emailAttributes = [
+  'email',
+  'mail',
+  'emailaddress',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+  'urn:oid:1.2.840.113549.1.9.1',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  'http://schemas.xmlsoap.org/claims/emailaddress',
+];
+
+const looksLikeEmail = (value: unknown): value is string =>
+  typeof value === 'string' && /^[^\s@]+@[^\s@]+$/.test(value.trim());
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  processEntities: false,
+  parseAttributeValue: false,
+  parseTagValue: false,
+});
+
+/** The Destination of the Response element (HTTP-POST binding §3.5.5.2), when it has one. */
+function destinationOf(xml: string): string | undefined {
+  const parsed = parser.parse(xml) as { Response?: { '@Destination'?: unknown } };
+  const destination = parsed.Response?.['@Destination'];
+  return typeof destination === 'string' ? destination : undefined;
+}
+
+type XmlJs = Record<string, unknown>;
+const children = (node: unknown, name: string): XmlJs[] => {
+  const value = (node as XmlJs | undefined)?.[name];
+  return Array.isArray(value) ? (value as XmlJs[]) : [];
+};
+const attribute = (node: XmlJs | undefined, name: string): string | undefined => {
+  const value = (node?.$ as XmlJs | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const textOf = (node: XmlJs | undefined): string | undefined => (typeof node?._ === 'string' ? node._ : undefined);
+
+/** The Recipient values of the assertion's bearer subject confirmations. */
+function recipientsOf(assertion: XmlJs): string[] {
+  return children(assertion, 'Subject')
+    .flatMap((s) => children(s, 'SubjectConfirmation'))
+    .flatMap((c) => children(c, 'SubjectConfirmationData'))
+    .map((d) => attribute(d, 'Recipient'))
+    .filter((r): r is string => r !== undefined);
+}
+
+function acrOf(assertion: XmlJs): string | undefined {
+  const ref = children(assertion, 'AuthnStatement')
+    .flatMap((s) => children(s, 'AuthnContext'))
+    .flatMap((c) => children(c, 'AuthnContextClassRef'))[0];
+  return textOf(ref)?.trim() || undefined;
+}
+
+function emailOf(profile: Profile): string | undefined {
+  if (profile.nameIDFormat === EMAIL_NAME_ID && looksLikeEmail(profile.nameID)) return profile.nameID.trim();
+  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
+  for (const wanted of emailAttributes) {
+    for (const [name, value] of Object.entries(attributes)) {
+      if (name.toLowerCase() !== wanted) continue;
+      const first = Array.isArray(value) ? value.find(looksLikeEmail) : value;
+      if (looksLikeEmail(first)) return first.trim();
+    }
+  }
+  return undefined;
+}
+
+/** The most specific status code of a SAML error status: `AuthnFailed`, `NoPassive`, `Requester`… */
+function statusName(error: SamlStatusError): string {
+  const codes = [...error.xmlStatus.matchAll(/Value="([^"]+)"/g)].map((m) => m[1]);
+  return codes.at(-1)?.split(':').at(-1) ?? 'Responder';
+}
+
+/**
+ * Validates an HTTP-POST `SAMLResponse` with node-saml (signature of the response or its assertion by one of the
+ * connection's certificates, InResponseTo of the AuthnRequest this sign-in sent, audience, NotBefore/NotOnOrAfter
+ * with the allowed clock skew) and checks what node-saml leaves to its caller: the Destination of the response,
+ * the Recipient of the subject confirmation and the Issuer of the assertion. Throws UpstreamError: an error status
+ * as its code (`NoPassive`, `AuthnFailed`…), anything else as `invalid_response`.
+ */
+export async function readSamlResponse(
+  idp: SamlIdentityProvider,
+  sp: SamlServiceProvider,
+  sent: SentRequest,
+  samlResponse: string,
+): Promise<SamlIdentity> {
+  let profile: Profile | null;
+  try {
+    ({ profile } = await samlClient(idp, sp, sent).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+  } catch (error) {
+    if (error instanceof SamlStatusError) {
+      throw new UpstreamError(statusName(error), `the identity provider answered: ${error.message}`);
+    }
+    if (error instanceof Error && /NoPassive/.test(error.message)) {
+      throw new UpstreamError('NoPassive', 'the identity provider cannot sign the person in without asking');
+    }
+    throw new UpstreamError('invalid_response', `the SAML response does not verify: ${String(error)}`);
+  }
+  if (!profile) throw new UpstreamError('NoPassive', 'the identity provider cannot sign the person in without asking');
+  const invalid = (description: string) => new UpstreamError('invalid_response', description);
+  const destination = destinationOf(Buffer.from(samlResponse, 'base64').toString('utf8'));
+  if (destination !== undefined && destination !== sp.acsUrl) {
+    throw invalid(`the response is addressed to ${destination}, not to this service`);
+  }
+  const assertion = (profile.getAssertion?.() as { Assertion?: XmlJs } | undefined)?.Assertion ?? {};
+  const recipients = recipientsOf(assertion);
+  if (recipients.length > 0 && !recipients.includes(sp.acsUrl)) {
+    throw invalid(`the assertion is for ${recipients.join(', ')}, not for this service`);
+  }
+  if (profile.issuer !== idp.entityId) {
+    throw invalid(`the assertion was issued by ${String(profile.issuer)}, not by ${idp.entityId}`);
+  }
+  if (typeof profile.nameID !== 'string' || profile.nameID === '') throw invalid('the assertion has no NameID');
+  const email = emailOf(profile);
+  const acr = acrOf(assertion);
+  return {
+    nameId: profile.nameID,
+    ...(profile.nameIDFormat ? { nameIdFormat: profile.nameIDFormat } : {}),
+    ...(email ? { email } : {}),
+    ...(acr ? { acr } : {}),
+  };
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthenticationConnection } from '../authentication-connections.js';
+import type { FlowContext } from '../authorize/flow.js';
+import { browserBinding } from '../csrf.js';
+import { runtimeDefaults } from '../defaults.js';
+import { TemporarilyUnavailable } from '../oauth-errors.js';
+import { logUpstreamError } from '../oauth-log.js';
+import { UpstreamError } from './provider.js';
+import {
+  type SamlIdentityProvider,
+  type SentRequest,
+  samlClient,
+  samlIdentityProvider,
+  samlServiceProvider,
+} from './saml-provider.js';
+
+/** What the SAML round trip carries in its RelayState, sealed: the request to go on with, and the checks. */
+export interface SamlState {
+  kind: 'saml-relay-state';
+  params: [string, string][];
+  connectionId: string;
+  /** The AuthnRequest sent: the response must answer it (InResponseTo). */
+  request: SentRequest;
+  /** The browser binding of the browser that started it (login CSRF). */
+  browser: string;
+  expiresAt: number;
+}
+
+/**
+ * Signs the person in at an upstream SAML 2.0 identity provider (a Saml20 connection chosen by `whr`): an
+ * AuthnRequest over the HTTP-Redirect binding, the authorization request riding along sealed in RelayState;
+ * prompt=none asks for a passive sign-in and prompt=login for a fresh one. The answer is posted to the ACS.
+ */
+export async function startSamlSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
+  const { ctx, c, request } = flow;
+  let idp: SamlIdentityProvider;
+  try {
+    idp = await samlIdentityProvider(ctx, connection.id);
+  } catch (error) {
+    const upstream = error instanceof UpstreamError ? error : new UpstreamError('server_error', String(error));
+    logUpstreamError(ctx, c, { error: upstream.error, description: upstream.description, connection: connection.name });
+    throw new TemporarilyUnavailable(`the identity provider ${connection.name} cannot be used`);
+  }
+  // An NCName (SAML ID type): a letter or underscore first.
+  const sent: SentRequest = { id: `_${randomBytes(20).toString('hex')}`, issuedAt: Date.now() };
+  const state: SamlState = {
+    kind: 'saml-relay-state',
+    params: [...flow.params],
+    connectionId: idp.connectionId,
+    request: sent,
+    browser: browserBinding(ctx, c),
+    expiresAt: Date.now() + runtimeDefaults.interactionLifetime * 1000,
+  };
+  const client = samlClient(idp, samlServiceProvider(ctx.baseUrl()), sent, {
+    passive: request.prompt.includes('none'),
+    forceAuthn: request.prompt.includes('login'),
+  });
+  const url = await client.getAuthorizeUrlAsync(ctx.box.seal(JSON.stringify(state)), undefined, {});
+  c.header('Cache-Control', 'no-store');
+  return c.redirect(url, 302);
+}

@@ -1,0 +1,137 @@
+// @peculiar/x509 needs the Reflect metadata polyfill loaded before it; this import runs first.
+import 'reflect-metadata';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import { signSamlPost } from '@node-saml/node-saml/lib/saml-post-signing.js';
+import * as x509 from '@peculiar/x509';
+
+/** An RSA signing certificate of a test identity provider, with its private key. */
+export interface SamlSigner {
+  /** Base64 of the DER (the certificate upload form). */
+  base64: string;
+  pem: string;
+  /** SHA-1 of the DER, upper-case hex. */
+  thumbprint: string;
+  privateKeyPem: string;
+}
+
+const algorithm = {
+  name: 'RSASSA-PKCS1-v1_5',
+  modulusLength: 2048,
+  publicExponent: new Uint8Array([1, 0, 1]),
+  hash: 'SHA-256',
+};
+const day = 86_400_000;
+
+const pemOf = (label: string, der: ArrayBuffer) =>
+  `-----BEGIN ${label}-----\n${(
+    Buffer.from(new Uint8Array(der))
+      .toString('base64')
+      .match(/.{1,64}/g) ?? []
+  ).join('\n')}\n-----END ${label}-----\n`;
+
+/** A self-signed RSA certificate (XML signatures of SAML are RSA), valid from yesterday for a year. */
+export async function makeSamlSigner(subject = `CN=idsvc test idp ${randomBytes(4).toString('hex')}`) {
+  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: `01${randomBytes(8).toString('hex')}`,
+    name: subject,
+    notBefore: new Date(Date.now() - day),
+    notAfter: new Date(Date.now() + 365 * day),
+    keys,
+    signingAlgorithm: algorithm,
+  });
+  const der = Buffer.from(cert.rawData);
+  const signer: SamlSigner = {
+    base64: der.toString('base64'),
+    pem: cert.toString('pem'),
+    thumbprint: createHash('sha1').update(der).digest('hex').toUpperCase(),
+    privateKeyPem: pemOf('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)),
+  };
+  return signer;
+}
+
+/** What a test identity provider's response says. */
+export interface SamlResponseInput {
+  /** The identity provider's entity id. */
+  issuer: string;
+  /** The ACS address (Response Destination, SubjectConfirmationData Recipient). */
+  destination: string;
+  audience: string;
+  inResponseTo: string;
+  nameId: string;
+  nameIdFormat?: string;
+  attributes?: Record<string, string>;
+  /** The assertion's conditions; default from a minute ago to five minutes on. */
+  notBefore?: Date;
+  notOnOrAfter?: Date;
+  authnContextClassRef?: string;
+  /** An error status (top-level code, and an optional second-level one) instead of an assertion. */
+  status?: { code: string; subCode?: string };
+  /** Signs the assertion (the usual) or, with `signResponse`, the whole response. */
+  signer: SamlSigner;
+  signResponse?: boolean;
+}
+
+const xmlText = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const id = () => `_${randomBytes(16).toString('hex')}`;
+const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+
+function assertionXml(input: SamlResponseInput, now: Date): string {
+  const notBefore = (input.notBefore ?? new Date(now.getTime() - 60_000)).toISOString();
+  const notOnOrAfter = (input.notOnOrAfter ?? new Date(now.getTime() + 300_000)).toISOString();
+  const attributes = Object.entries(input.attributes ?? {})
+    .map(
+      ([name, value]) =>
+        `<saml:Attribute Name="${xmlText(name)}"><saml:AttributeValue>${xmlText(value)}</saml:AttributeValue></saml:Attribute>`,
+    )
+    .join('');
+  const format = input.nameIdFormat ? ` Format="${xmlText(input.nameIdFormat)}"` : '';
+  const context = input.authnContextClassRef ?? 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+  return [
+    `<saml:Assertion xmlns:saml="${ASSERTION}" ID="${id()}" Version="2.0" IssueInstant="${now.toISOString()}">`,
+    `<saml:Issuer>${xmlText(input.issuer)}</saml:Issuer>`,
+    `<saml:Subject><saml:NameID${format}>${xmlText(input.nameId)}</saml:NameID>`,
+    '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">',
+    `<saml:SubjectConfirmationData InResponseTo="${xmlText(input.inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${xmlText(input.destination)}"/>`,
+    '</saml:SubjectConfirmation></saml:Subject>',
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}">`,
+    `<saml:AudienceRestriction><saml:Audience>${xmlText(input.audience)}</saml:Audience></saml:AudienceRestriction>`,
+    '</saml:Conditions>',
+    `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${id()}">`,
+    `<saml:AuthnContext><saml:AuthnContextClassRef>${xmlText(context)}</saml:AuthnContextClassRef></saml:AuthnContext>`,
+    '</saml:AuthnStatement>',
+    attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '',
+    '</saml:Assertion>',
+  ].join('');
+}
+
+/** A SAML 2.0 Response as an identity provider posts it (base64), signed with the signer's key. */
+export function samlResponse(input: SamlResponseInput, now = new Date()): string {
+  const status = input.status
+    ? `<samlp:StatusCode Value="${xmlText(input.status.code)}">${
+        input.status.subCode ? `<samlp:StatusCode Value="${xmlText(input.status.subCode)}"/>` : ''
+      }</samlp:StatusCode>`
+    : `<samlp:StatusCode Value="${SUCCESS}"/>`;
+  let xml = [
+    `<samlp:Response xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}" ID="${id()}" Version="2.0"`,
+    ` IssueInstant="${now.toISOString()}" Destination="${xmlText(input.destination)}" InResponseTo="${xmlText(input.inResponseTo)}">`,
+    `<saml:Issuer>${xmlText(input.issuer)}</saml:Issuer>`,
+    `<samlp:Status>${status}</samlp:Status>`,
+    input.status ? '' : assertionXml(input, now),
+    '</samlp:Response>',
+  ].join('');
+  const options = {
+    privateKey: input.signer.privateKeyPem,
+    publicCert: input.signer.pem,
+    signatureAlgorithm: 'sha256' as const,
+    digestAlgorithm: 'sha256',
+  };
+  if (!input.status) {
+    xml = signSamlPost(xml, `/*[local-name()='Response']/*[local-name()='Assertion']`, options);
+  }
+  if (input.signResponse) xml = signSamlPost(xml, `/*[local-name()='Response']`, options);
+  return Buffer.from(xml).toString('base64');
+}
