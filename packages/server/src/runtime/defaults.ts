@@ -63,6 +63,29 @@ export const runtimeDefaults = {
   samlResultLifetime: 60,
   /** The state key of the sealed random value the CSRF key is derived from. */
   macKeyState: 'runtime_mac_key',
+  /**
+   * Removal of rows that are of no more use (runtime/housekeeping.ts): every `interval`, by one instance of those
+   * sharing the database, at most `batchSize` rows per statement. A row goes `grace` after it expired, once nothing
+   * needs it: sessions stay while a refresh token that can still be used came from them (its ID tokens repeat the
+   * session's `amr`); refresh tokens stay until they expire, rotated ones too (presenting a rotated token again
+   * revokes its family); authorization codes stay a day (presenting a used one again revokes what it gave); a
+   * revoked access token's record stays until the token has expired. Correlation error records go
+   * `correlationErrorRetention` after they were recorded.
+   */
+  housekeeping: {
+    interval: 60 * 60,
+    batchSize: 5000,
+    grace: {
+      sessions: 60 * 60,
+      refreshTokens: 60 * 60,
+      authorizationCodes: 24 * 60 * 60,
+      deviceCodes: 15 * 60,
+      actionTokens: 15 * 60,
+      oneTimeCodes: 15 * 60,
+      revokedAccessTokens: 60 * 60,
+    },
+    correlationErrorRetention: 30 * 24 * 60 * 60,
+  },
 } as const;
 
 /** Event ids of the runtime's log records (spec, Events). */

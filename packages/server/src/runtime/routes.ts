@@ -16,6 +16,7 @@ import { endSessionRoute } from './end-session-route.js';
 import { forgotPasswordRoute } from './forgot-password-route.js';
 import { authorizationCodeGrant } from './grants/authorization-code.js';
 import { DEVICE_CODE_GRANT, deviceCodeGrant } from './grants/device-code.js';
+import { scheduleHousekeeping } from './housekeeping.js';
 import { introspectionRoute } from './introspection-route.js';
 import { jwksRoute } from './jwks-route.js';
 import { scheduleKeyRotation } from './key-rotation.js';
@@ -42,6 +43,7 @@ export function runtimeFastPath(ctx: AppContext): (req: IncomingMessage, res: Se
 /** The browser- and client-facing endpoints under /runtime (DESIGN 1.6). */
 export function runtimeRoutes(ctx: AppContext): Hono<AppEnv> {
   scheduleKeyRotation(ctx);
+  scheduleHousekeeping(ctx);
   const app = new Hono<AppEnv>();
   app.use('/runtime/*', cors(ctx));
   app.route('/', discoveryRoute(ctx));

@@ -35,27 +35,36 @@ export const refreshTokens = pgTable(
     rotatedAt: at('rotated_at'),
     revokedAt: at('revoked_at'),
   },
-  (t) => [index('refresh_tokens_user').on(t.userId), index('refresh_tokens_family').on(t.familyId)],
+  (t) => [
+    index('refresh_tokens_user').on(t.userId),
+    index('refresh_tokens_family').on(t.familyId),
+    index('refresh_tokens_session').on(t.sessionId),
+    index('refresh_tokens_expires').on(t.expiresAt),
+  ],
 );
 
-export const authorizationCodes = pgTable('authorization_codes', {
-  codeHash: text('code_hash').primaryKey(),
-  clientId: text('client_id').notNull(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  sessionId: uuid('session_id'),
-  redirectUri: text('redirect_uri').notNull(),
-  scope: text('scope').notNull(),
-  nonce: text('nonce'),
-  codeChallenge: text('code_challenge'),
-  codeChallengeMethod: text('code_challenge_method'),
-  authTime: at('auth_time').notNull(),
-  acr: text('acr'),
-  createdAt: at('created_at').notNull().defaultNow(),
-  expiresAt: at('expires_at').notNull(),
-  usedAt: at('used_at'),
-});
+export const authorizationCodes = pgTable(
+  'authorization_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    clientId: text('client_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id'),
+    redirectUri: text('redirect_uri').notNull(),
+    scope: text('scope').notNull(),
+    nonce: text('nonce'),
+    codeChallenge: text('code_challenge'),
+    codeChallengeMethod: text('code_challenge_method'),
+    authTime: at('auth_time').notNull(),
+    acr: text('acr'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('authorization_codes_expires').on(t.expiresAt)],
+);
 
 export const deviceCodes = pgTable('device_codes', {
   deviceCodeHash: text('device_code_hash').primaryKey(),
@@ -133,7 +142,11 @@ export const actionTokens = pgTable('action_tokens', {
 });
 
 /** Revoked JWT access tokens (RFC 7009), kept until they would have expired. */
-export const revokedAccessTokens = pgTable('revoked_access_tokens', {
-  jti: text('jti').primaryKey(),
-  expiresAt: at('expires_at').notNull(),
-});
+export const revokedAccessTokens = pgTable(
+  'revoked_access_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('revoked_access_tokens_expires').on(t.expiresAt)],
+);
