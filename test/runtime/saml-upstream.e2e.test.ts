@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,10 +25,13 @@ const redirectUri = 'http://127.0.0.1:9/cb';
 /** The identity provider's sign-on address: never reached, the agent stops where the browser would leave. */
 const ssoUrl = 'http://127.0.0.1:9/idp/sso';
 const idpEntityId = 'urn:idsvc-test:saml-idp';
+/** A second identity provider, of a connection of its own (with the same signing certificate). */
+const otherIdpEntityId = 'urn:idsvc-test:saml-idp-2';
 const HTTP_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 let signer: SamlSigner;
 let samlName: string;
+let otherSamlName: string;
 let connectionId: string;
 let client: CreatedClient;
 
@@ -36,23 +40,27 @@ beforeAll(async () => {
   const uploaded = await rp.server.admin.post(`${apiBase}/certificates`, { body: signer.base64 });
   expect(uploaded.status).toBe(200);
   samlName = unique('SamlIdp');
-  const created = await rp.server.admin.post(`${apiBase}/connections`, {
-    body: {
-      name: samlName,
-      connectionType: 'Authentication',
-      pluginType: 'Saml20',
-      configuration: {
-        entityId: idpEntityId,
-        singleSignOnServices: [{ binding: HTTP_REDIRECT, location: ssoUrl }],
-        signingCertificates: [signer.thumbprint],
+  otherSamlName = unique('SamlIdp');
+  const saml20 = (name: string, entityId: string) =>
+    rp.server.admin.post(`${apiBase}/connections`, {
+      body: {
+        name,
+        connectionType: 'Authentication',
+        pluginType: 'Saml20',
+        configuration: {
+          entityId,
+          singleSignOnServices: [{ binding: HTTP_REDIRECT, location: ssoUrl }],
+          signingCertificates: [signer.thumbprint],
+        },
       },
-    },
-  });
+    });
+  const created = await saml20(samlName, idpEntityId);
   expect(created.status).toBe(200);
   connectionId = (created.body as { id: string }).id;
+  expect((await saml20(otherSamlName, otherIdpEntityId)).status).toBe(200);
   client = await createClient(rp.server, {
     configuration: { redirectUris: [redirectUri] },
-    dependencyConnectionNames: ['UsernamePassword', samlName],
+    dependencyConnectionNames: ['UsernamePassword', samlName, otherSamlName],
   });
 });
 
@@ -161,6 +169,20 @@ describe('upstream SAML 2.0 sign-in (a Saml20 connection chosen by whr)', () => 
     expect(await idTokenClaims(outcome.left!, 'skew')).toMatchObject({ sub: user.id });
   });
 
+  it('accepts an assertion ID already used with another identity provider (assertions are used once per provider)', async () => {
+    const user = await createUser(rp.server);
+    const assertionId = `_${randomBytes(16).toString('hex')}`;
+    for (const [name, issuer] of [
+      [samlName, idpEntityId],
+      [otherSamlName, otherIdpEntityId],
+    ]) {
+      const agent = new Agent(rp.server.url);
+      const sent = await startSignIn(agent, { whr: `name:${name}`, state: 'same-id' });
+      const outcome = await post(agent, sent, answer(sent, { nameId: String(user.email), issuer, assertionId }));
+      expect(await idTokenClaims(outcome.left!, 'same-id')).toMatchObject({ sub: user.id, amr: ['fed'] });
+    }
+  });
+
   it('answers SP metadata with the entity id and the ACS', async () => {
     const response = await fetch(`${rp.server.url}/runtime/saml2/metadata.idp?connectionId=${connectionId}`);
     expect(response.status).toBe(200);
@@ -222,6 +244,33 @@ describe('upstream SAML 2.0 sign-in: responses that are refused', () => {
       answer(sent, { nameId: email, notBefore: past(20), notOnOrAfter: past(10) }),
     );
     deniedWith4111(result, /No valid subject confirmation found/);
+  });
+
+  it('the same response posted again: the first post signs in, the second is refused (the assertion was used)', async () => {
+    const before = events(rp.server, 4111).length;
+    const user = await createUser(rp.server);
+    const agent = new Agent(rp.server.url);
+    const sent = await startSignIn(agent, { state: 'no' });
+    const response = answer(sent, { nameId: String(user.email) });
+    const assertionId = /<saml:Assertion [^>]*\bID="([^"]+)"/.exec(Buffer.from(response, 'base64').toString())?.[1];
+    expect(assertionId).toMatch(/^_[0-9a-f]{32}$/);
+
+    const first = await post(agent, sent, response);
+    expect(await idTokenClaims(first.left!, 'no')).toMatchObject({ sub: user.id, amr: ['fed'] });
+    expect(events(rp.server, 4111).slice(before)).toEqual([]);
+    const again = await post(agent, sent, response);
+
+    deniedWith4111(
+      { outcome: again, logged: events(rp.server, 4111).slice(before) },
+      new RegExp(`^the assertion ${assertionId} was accepted before$`),
+    );
+  });
+
+  it('an assertion ID longer than 256 characters (used IDs are kept)', async () => {
+    deniedWith4111(
+      await refused((sent) => answer(sent, { nameId: email, assertionId: `_${'a'.repeat(256)}` })),
+      /^the assertion ID is longer than 256 characters$/,
+    );
   });
 
   it('a response to another AuthnRequest', async () => {

@@ -11,6 +11,7 @@ import {
   refreshTokens,
   revokedAccessTokens,
   sessions,
+  usedSamlAssertions,
 } from '../db/schema/index.js';
 import { rowsOf } from './bulk.js';
 import { errorRecordsOnly } from './error-records.js';
@@ -26,6 +27,7 @@ export const expiredRowKinds = [
   'deviceCodes',
   'actionTokens',
   'oneTimeCodes',
+  'usedSamlAssertions',
   'revokedAccessTokens',
   'correlationErrors',
 ] as const;
@@ -55,6 +57,10 @@ const kinds: Record<ExpiredRowKind, { table: PgTable; expired: (seconds: number)
   deviceCodes: { table: deviceCodes, expired: (seconds) => olderThan(deviceCodes.expiresAt, seconds) },
   actionTokens: { table: actionTokens, expired: (seconds) => olderThan(actionTokens.expiresAt, seconds) },
   oneTimeCodes: { table: oneTimeCodes, expired: (seconds) => olderThan(oneTimeCodes.expiresAt, seconds) },
+  usedSamlAssertions: {
+    table: usedSamlAssertions,
+    expired: (seconds) => olderThan(usedSamlAssertions.expiresAt, seconds),
+  },
   revokedAccessTokens: {
     table: revokedAccessTokens,
     expired: (seconds) => olderThan(revokedAccessTokens.expiresAt, seconds),

@@ -59,6 +59,8 @@ export const runtimeDefaults = {
   maxFormBytes: 64 * 1024,
   /** Largest form body the SAML assertion consumer service reads (responses with many attributes are large). */
   maxSamlFormBytes: 512 * 1024,
+  /** Longest ID of a SAML assertion accepted (the IDs of used assertions are kept, in an index). */
+  maxSamlAssertionIdLength: 256,
   /** Life of the sealed result of a verified SAML response, from the ACS to its continuation in this browser. */
   samlResultLifetime: 60,
   /** The state key of the sealed random value the CSRF key is derived from. */
@@ -69,7 +71,8 @@ export const runtimeDefaults = {
    * needs it: sessions stay while a refresh token that can still be used came from them (its ID tokens repeat the
    * session's `amr`); refresh tokens stay until they expire, rotated ones too (presenting a rotated token again
    * revokes its family); authorization codes stay a day (presenting a used one again revokes what it gave); a
-   * revoked access token's record stays until the token has expired. Correlation error records go
+   * revoked access token's record stays until the token has expired; a used SAML assertion's ID stays until the
+   * assertion could no longer be accepted (its `expires_at` includes the clock skew). Correlation error records go
    * `correlationErrorRetention` after they were recorded.
    */
   housekeeping: {
@@ -82,6 +85,7 @@ export const runtimeDefaults = {
       deviceCodes: 15 * 60,
       actionTokens: 15 * 60,
       oneTimeCodes: 15 * 60,
+      usedSamlAssertions: 15 * 60,
       revokedAccessTokens: 60 * 60,
     },
     correlationErrorRetention: 30 * 24 * 60 * 60,

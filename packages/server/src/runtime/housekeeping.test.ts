@@ -14,6 +14,7 @@ import {
   refreshTokens,
   revokedAccessTokens,
   sessions,
+  usedSamlAssertions,
 } from '../db/schema/index.js';
 import { createLogger } from '../http/logger.js';
 import { deleteExpiredBatch, type ExpiredRowKind, HOUSEKEEPING_LOCK } from '../queries/expired-rows.js';
@@ -36,6 +37,7 @@ const housekeepingLines = () => lines.filter((l) => String(l.msg).startsWith('ho
 let ctx: TestContext;
 let userId: string;
 let secondFactors: string[];
+let samlConnection: string;
 
 beforeAll(async () => {
   ctx = await createTestContext({ logger });
@@ -47,6 +49,11 @@ beforeAll(async () => {
     )
     .returning({ id: connections.id });
   secondFactors = inserted.map((c) => c.id);
+  const [saml] = await ctx.db
+    .insert(connections)
+    .values({ name: 'saml-idp', connectionType: 'Authentication', pluginType: 'Saml20' })
+    .returning({ id: connections.id });
+  samlConnection = saml.id;
 });
 afterAll(() => ctx.close());
 afterEach(() => {
@@ -60,6 +67,7 @@ const none: RemovedRows = {
   deviceCodes: 0,
   actionTokens: 0,
   oneTimeCodes: 0,
+  usedSamlAssertions: 0,
   revokedAccessTokens: 0,
   correlationErrors: 0,
 };
@@ -72,6 +80,7 @@ const labels: Record<ExpiredRowKind, [PgTable, PgColumn]> = {
   deviceCodes: [deviceCodes, deviceCodes.userCode],
   actionTokens: [actionTokens, actionTokens.tokenHash],
   oneTimeCodes: [oneTimeCodes, oneTimeCodes.codeHash],
+  usedSamlAssertions: [usedSamlAssertions, usedSamlAssertions.assertionId],
   revokedAccessTokens: [revokedAccessTokens, revokedAccessTokens.jti],
   correlationErrors: [auditRecords, auditRecords.entityKey],
 };
@@ -176,6 +185,14 @@ async function insertRows(run: string): Promise<void> {
       ),
     );
   await ctx.db
+    .insert(usedSamlAssertions)
+    .values(
+      each(
+        (assertionId, expiresAt) => ({ connectionId: samlConnection, assertionId, expiresAt }),
+        grace.usedSamlAssertions,
+      ),
+    );
+  await ctx.db
     .insert(revokedAccessTokens)
     .values(each((jti, expiresAt) => ({ jti, expiresAt }), grace.revokedAccessTokens));
   const record = (entityKey: string, at: Date, operation = 'error', entityType = 'request') => ({
@@ -213,6 +230,7 @@ describe('removal of expired rows', () => {
       deviceCodes: ['live', 'recent'],
       actionTokens: ['live', 'recent'],
       oneTimeCodes: ['live', 'recent'],
+      usedSamlAssertions: ['live', 'recent'],
       revokedAccessTokens: ['live', 'recent'],
       correlationErrors: ['not-an-error', 'recent'],
     });

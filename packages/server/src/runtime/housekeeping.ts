@@ -27,10 +27,11 @@ export interface HousekeepingResult {
 const none = (): RemovedRows => Object.fromEntries(expiredRowKinds.map((kind) => [kind, 0])) as unknown as RemovedRows;
 
 /**
- * Deletes the rows that are of no more use: sessions, codes and tokens some time after they expired, correlation
- * error records after their retention. Each table is emptied of them in batches of `batchSize` rows, each batch a
- * statement of its own, so that a large backlog holds no lock for long. Instances sharing a PostgreSQL database take
- * turns: one that finds another at work skips. Logs the counts when anything was deleted.
+ * Deletes the rows that are of no more use: sessions, codes, tokens and the IDs of used SAML assertions some time
+ * after they expired, correlation error records after their retention. Each table is emptied of them in batches of
+ * `batchSize` rows, each batch a statement of its own, so that a large backlog holds no lock for long. Instances
+ * sharing a PostgreSQL database take turns: one that finds another at work skips. Logs the counts when anything was
+ * deleted.
  */
 export async function removeExpiredRows(
   ctx: HousekeepingContext,

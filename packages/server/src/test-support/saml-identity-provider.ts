@@ -65,6 +65,8 @@ export interface SamlResponseInput {
   notBefore?: Date;
   notOnOrAfter?: Date;
   authnContextClassRef?: string;
+  /** The assertion's ID; default a new random one. */
+  assertionId?: string;
   /** An error status (top-level code, and an optional second-level one) instead of an assertion. */
   status?: { code: string; subCode?: string };
   /** Signs the assertion (the usual) or, with `signResponse`, the whole response. */
@@ -91,7 +93,7 @@ function assertionXml(input: SamlResponseInput, now: Date): string {
   const format = input.nameIdFormat ? ` Format="${xmlText(input.nameIdFormat)}"` : '';
   const context = input.authnContextClassRef ?? 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
   return [
-    `<saml:Assertion xmlns:saml="${ASSERTION}" ID="${id()}" Version="2.0" IssueInstant="${now.toISOString()}">`,
+    `<saml:Assertion xmlns:saml="${ASSERTION}" ID="${xmlText(input.assertionId ?? id())}" Version="2.0" IssueInstant="${now.toISOString()}">`,
     `<saml:Issuer>${xmlText(input.issuer)}</saml:Issuer>`,
     `<saml:Subject><saml:NameID${format}>${xmlText(input.nameId)}</saml:NameID>`,
     '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">',

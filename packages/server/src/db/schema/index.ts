@@ -5,3 +5,4 @@ export * from './directory.js';
 export * from './documents.js';
 export * from './oauth.js';
 export * from './one-time-codes.js';
+export * from './used-saml-assertions.js';

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { AppContext } from '../../context.js';
+import { recordUsedAssertion } from '../../queries/used-assertions.js';
 import { errorPage, runAuthorization } from '../authorize/flow.js';
 import { PageError } from '../authorize/request.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
@@ -9,8 +10,8 @@ import { OAuthError } from '../oauth-errors.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { continueUpstreamSignIn } from './continue-sign-in.js';
 import { UpstreamError } from './provider.js';
-import { samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
-import { readSamlResponse } from './saml-response.js';
+import { type SamlIdentityProvider, samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
+import { readSamlResponse, type SamlIdentity } from './saml-response.js';
 import type { SamlState } from './saml-start.js';
 
 /** A verified SAML response, sealed on its way from the ACS to the continuation in the browser that started it. */
@@ -47,15 +48,31 @@ async function readPost(c: Context): Promise<URLSearchParams | undefined> {
   return body.length > runtimeDefaults.maxSamlFormBytes ? undefined : new URLSearchParams(body);
 }
 
+/**
+ * Records the verified assertion as used, until it could no longer be accepted (its latest NotOnOrAfter and the
+ * allowed clock skew): a bearer assertion is accepted once (SAML 2.0 Profiles §4.1.4.5). Throws UpstreamError when
+ * it was accepted before.
+ */
+async function acceptOnce(ctx: AppContext, idp: SamlIdentityProvider, identity: SamlIdentity): Promise<void> {
+  const recorded = await recordUsedAssertion(ctx.db, {
+    connectionId: idp.connectionId,
+    assertionId: identity.assertionId,
+    expiresAt: new Date(identity.notOnOrAfter.getTime() + runtimeDefaults.clockSkew * 1000),
+  });
+  if (!recorded) {
+    throw new UpstreamError('invalid_response', `the assertion ${identity.assertionId} was accepted before`);
+  }
+}
+
 const notStartedHere = () => new PageError('invalid_request', 'the sign-in has expired or was not started here');
 
 /**
  * The assertion consumer service of upstream SAML 2.0 sign-in (HTTP-POST binding).
- * `POST`: open the sealed RelayState, verify the response (event 4111 and an error to the client when it does not
- * verify or reports an error status), and send the browser on with the result sealed. The identity provider's post
- * is cross-site, so the browser's SameSite cookies are missing from it: the result is checked against the browser
- * that started the sign-in at the `GET` that follows, which then matches the local user by e-mail and goes on
- * with the authorization request as the OpenID Connect callback does.
+ * `POST`: open the sealed RelayState, verify the response and record its assertion as used (event 4111 and an error
+ * to the client when it does not verify, was accepted before or reports an error status), and send the browser on
+ * with the result sealed. The identity provider's post is cross-site, so the browser's SameSite cookies are missing
+ * from it: the result is checked against the browser that started the sign-in at the `GET` that follows, which then
+ * matches the local user by e-mail and goes on with the authorization request as the OpenID Connect callback does.
  */
 export function samlAcsRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -71,6 +88,7 @@ export function samlAcsRoute(ctx: AppContext): Hono {
       const posted = form.get('SAMLResponse');
       if (!posted) throw new UpstreamError('invalid_response', 'the post holds no SAMLResponse');
       const identity = await readSamlResponse(idp, samlServiceProvider(ctx.baseUrl()), state.request, posted);
+      await acceptOnce(ctx, idp, identity);
       const result: SamlResult = {
         kind: 'saml-result',
         params: state.params,

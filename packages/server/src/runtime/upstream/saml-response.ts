@@ -1,5 +1,6 @@
 import { type Profile, SamlStatusError } from '@node-saml/node-saml';
 import { XMLParser } from 'fast-xml-parser';
+import { runtimeDefaults } from '../defaults.js';
 import { UpstreamError } from './provider.js';
 import { type SamlIdentityProvider, type SamlServiceProvider, type SentRequest, samlClient } from './saml-provider.js';
 
@@ -11,6 +12,10 @@ export interface SamlIdentity {
   email?: string;
   /** The AuthnContextClassRef of the assertion's authentication statement. */
   acr?: string;
+  /** The ID of the assertion, which may be accepted once only. */
+  assertionId: string;
+  /** The latest NotOnOrAfter of the assertion (its conditions or a subject confirmation): its end of validity. */
+  notOnOrAfter: Date;
 }
 
 const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -56,13 +61,25 @@ const attribute = (node: XmlJs | undefined, name: string): string | undefined =>
 };
 const textOf = (node: XmlJs | undefined): string | undefined => (typeof node?._ === 'string' ? node._ : undefined);
 
+/** The SubjectConfirmationData elements of the assertion's subject confirmations. */
+const confirmationData = (assertion: XmlJs): XmlJs[] =>
+  children(assertion, 'Subject')
+    .flatMap((s) => children(s, 'SubjectConfirmation'))
+    .flatMap((c) => children(c, 'SubjectConfirmationData'));
+
 /** The Recipient values of the assertion's bearer subject confirmations. */
 function recipientsOf(assertion: XmlJs): string[] {
-  return children(assertion, 'Subject')
-    .flatMap((s) => children(s, 'SubjectConfirmation'))
-    .flatMap((c) => children(c, 'SubjectConfirmationData'))
+  return confirmationData(assertion)
     .map((d) => attribute(d, 'Recipient'))
     .filter((r): r is string => r !== undefined);
+}
+
+/** The latest NotOnOrAfter of the assertion's conditions and subject confirmations, if it sets any. */
+function notOnOrAfterOf(assertion: XmlJs): Date | undefined {
+  const instants = [...children(assertion, 'Conditions'), ...confirmationData(assertion)]
+    .map((node) => Date.parse(attribute(node, 'NotOnOrAfter') ?? ''))
+    .filter((ms) => !Number.isNaN(ms));
+  return instants.length > 0 ? new Date(Math.max(...instants)) : undefined;
 }
 
 function acrOf(assertion: XmlJs): string | undefined {
@@ -95,8 +112,10 @@ function statusName(error: SamlStatusError): string {
  * Validates an HTTP-POST `SAMLResponse` with node-saml (signature of the response or its assertion by one of the
  * connection's certificates, InResponseTo of the AuthnRequest this sign-in sent, audience, NotBefore/NotOnOrAfter
  * with the allowed clock skew) and checks what node-saml leaves to its caller: the Destination of the response,
- * the Recipient of the subject confirmation and the Issuer of the assertion. Throws UpstreamError: an error status
- * as its code (`NoPassive`, `AuthnFailed`…), anything else as `invalid_response`.
+ * the Recipient of the subject confirmation, the Issuer of the assertion, and that the assertion has an ID and an end
+ * of validity (SAML 2.0 Profiles §4.1.4.2) by which its use can be recorded; whether it was used before is the
+ * caller's to check. Throws UpstreamError: an error status as its code (`NoPassive`, `AuthnFailed`…), anything else
+ * as `invalid_response`.
  */
 export async function readSamlResponse(
   idp: SamlIdentityProvider,
@@ -131,6 +150,13 @@ export async function readSamlResponse(
     throw invalid(`the assertion was issued by ${String(profile.issuer)}, not by ${idp.entityId}`);
   }
   if (typeof profile.nameID !== 'string' || profile.nameID === '') throw invalid('the assertion has no NameID');
+  const assertionId = attribute(assertion, 'ID');
+  if (!assertionId) throw invalid('the assertion has no ID');
+  if (assertionId.length > runtimeDefaults.maxSamlAssertionIdLength) {
+    throw invalid(`the assertion ID is longer than ${runtimeDefaults.maxSamlAssertionIdLength} characters`);
+  }
+  const notOnOrAfter = notOnOrAfterOf(assertion);
+  if (!notOnOrAfter) throw invalid('the assertion sets no NotOnOrAfter: it would never cease to be valid');
   const email = emailOf(profile);
   const acr = acrOf(assertion);
   return {
@@ -138,5 +164,7 @@ export async function readSamlResponse(
     ...(profile.nameIDFormat ? { nameIdFormat: profile.nameIDFormat } : {}),
     ...(email ? { email } : {}),
     ...(acr ? { acr } : {}),
+    assertionId,
+    notOnOrAfter,
   };
 }
