@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { created } from '../helpers/fixtures.js';
 import { type Mailbox, type ReceivedMail, type SmsSink, startMailbox, startSmsSink } from '../helpers/mailbox.js';
 import { Agent, alertOf, type Page, signIn } from './agent.js';
+import { startPasswordSignIn } from './password-sign-in.js';
 import {
   type CreatedClient,
   createClient,
@@ -77,23 +78,8 @@ afterAll(async () => {
 });
 
 /** Opens an authorization request of the client and signs in with the password; returns the page shown next. */
-async function signInWithPassword(app: CreatedClient, userName: string) {
-  const config = await rpConfig(rp.server, app);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
-  const agent = new Agent(rp.server.url);
-  const login = await agent.navigate(url.toString());
-  const next = await agent.submit(login.page as Page, { username: userName, password: testPassword });
-  return { agent, next, config, verifier, state, nonce };
+function signInWithPassword(app: CreatedClient, userName: string) {
+  return startPasswordSignIn(rp.server, app, redirectUri, userName);
 }
 
 /** The `count`-th mail to the address (1-based), waiting for it. */

@@ -1,12 +1,12 @@
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Agent, alertOf, type Page } from './agent.js';
+import { alertOf, type Page } from './agent.js';
+import { startPasswordSignIn } from './password-sign-in.js';
 import {
   type CreatedClient,
   createClient,
   createUser,
   execSql,
-  rpConfig,
   runtimeServerPerFile,
   testPassword,
 } from './support.js';
@@ -24,21 +24,14 @@ beforeAll(async () => {
 
 /** Opens an authorization request and signs in with the user's (right) password; returns the page shown next. */
 async function signInToChangePage(userName: string) {
-  const config = await rpConfig(rp.server, app);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  });
-  const agent = new Agent(rp.server.url);
-  const login = await agent.navigate(url.toString());
-  const next = await agent.submit(login.page as Page, { username: userName, password: testPassword });
+  const { agent, next, config, verifier, state, nonce } = await startPasswordSignIn(
+    rp.server,
+    app,
+    redirectUri,
+    userName,
+  );
   if (!next.page) throw new Error(`the sign-in left for ${next.left}`);
-  return { agent, page: next.page, config, verifier, state };
+  return { agent, page: next.page, config, verifier, state, nonce };
 }
 
 function passwordGrant(userName: string, password: string) {
@@ -68,7 +61,7 @@ async function userRow(id: string) {
 describe('changing a password that must be reset, at sign-in', () => {
   it('asks for a new password, stores it and finishes the sign-in with a code and tokens', async () => {
     const user = await createUser(rp.server, { forceResetPasswordAfterFirstTimeLogin: true });
-    const { agent, page, config, verifier, state } = await signInToChangePage(user.userName);
+    const { agent, page, config, verifier, state, nonce } = await signInToChangePage(user.userName);
     expect(page.status).toBe(200);
     expect(page.html).toContain('name="password"');
     expect(page.html).toContain('name="confirmPassword"');
@@ -80,6 +73,7 @@ describe('changing a password that must be reset, at sign-in', () => {
     const tokens = await oidc.authorizationCodeGrant(config, done.left as URL, {
       pkceCodeVerifier: verifier,
       expectedState: state,
+      expectedNonce: nonce,
     });
     expect(tokens.claims()).toMatchObject({ sub: user.id, aud: app.clientId, amr: ['pwd'] });
 

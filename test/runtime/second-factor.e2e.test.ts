@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../packages/server/node_modules/otplib/dist/index.js';
 import { apiBase } from '../helpers/api.js';
 import { Agent, alertOf, type Page, signIn } from './agent.js';
+import { startPasswordSignIn } from './password-sign-in.js';
 import {
   type CreatedClient,
   createClient,
@@ -44,23 +45,8 @@ async function enrolledUser() {
 }
 
 /** Opens an authorization request and signs in with the password; returns the page shown next. */
-async function signInWithPassword(userName: string, password = testPassword) {
-  const config = await rpConfig(rp.server, app);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
-  const agent = new Agent(rp.server.url);
-  const login = await agent.navigate(url.toString());
-  const next = await agent.submit(login.page as Page, { username: userName, password });
-  return { agent, next, config, verifier, state, nonce };
+function signInWithPassword(userName: string, password = testPassword) {
+  return startPasswordSignIn(rp.server, app, redirectUri, userName, password);
 }
 
 /** A six-digit code that is not the current one (nor of the steps either side). */
