@@ -4,7 +4,8 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { connections } from '../db/schema/index.js';
-import { countAll, lower, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { lower } from './sql.js';
 
 type Row = typeof connections.$inferSelect;
 
@@ -37,14 +38,6 @@ export function applicationList(db: DbOrTx): ListSource<Row & { total: number }>
     filter,
     sort: { name: lower(connections.name) },
     tieBreaker: connections.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(connections), total: totalCount() })
-        .from(connections)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(connections).where(where))[0].n,
+    ...pagedQueries<Row>((fields) => db.select(fields).from(connections).$dynamic(), getTableColumns(connections)),
   };
 }

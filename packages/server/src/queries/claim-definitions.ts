@@ -4,7 +4,8 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { claimDefinitions, claimSets, userClaims } from '../db/schema/index.js';
-import { countAll, lower, nameIn, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { lower, nameIn, nameIs } from './sql.js';
 
 export type ClaimDefinitionRow = typeof claimDefinitions.$inferSelect;
 
@@ -92,15 +93,7 @@ export function claimDefinitionList(db: DbOrTx): ListSource<ClaimDefinitionRow &
       restrictedsuborganizationview: t.restrictedSubOrganizationView,
     },
     tieBreaker: t.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(t), total: totalCount() })
-        .from(t)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(t).where(where))[0].n,
+    ...pagedQueries<ClaimDefinitionRow>((fields) => db.select(fields).from(t).$dynamic(), getTableColumns(t)),
   };
 }
 

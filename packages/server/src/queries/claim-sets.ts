@@ -4,7 +4,8 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { claimSets, connections } from '../db/schema/index.js';
-import { countAll, lower, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { lower, nameIs } from './sql.js';
 
 export type ClaimSetRow = typeof claimSets.$inferSelect;
 
@@ -45,15 +46,7 @@ export function claimSetList(db: DbOrTx): ListSource<ClaimSetRow & { total: numb
     filter,
     sort: { name: lower(t.name), id: t.id },
     tieBreaker: t.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(t), total: totalCount() })
-        .from(t)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(t).where(where))[0].n,
+    ...pagedQueries<ClaimSetRow>((fields) => db.select(fields).from(t).$dynamic(), getTableColumns(t)),
   };
 }
 

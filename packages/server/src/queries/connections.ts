@@ -4,7 +4,8 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { connections, consents } from '../db/schema/index.js';
-import { countAll, lower, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { lower, nameIs } from './sql.js';
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -59,15 +60,10 @@ export function connectionList(db: DbOrTx): ListSource<ConnectionRow & { total: 
       accessorganizationname: lower(connections.accessOrganizationName),
     },
     tieBreaker: connections.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(connections), total: totalCount() })
-        .from(connections)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(connections).where(where))[0].n,
+    ...pagedQueries<ConnectionRow>(
+      (fields) => db.select(fields).from(connections).$dynamic(),
+      getTableColumns(connections),
+    ),
   };
 }
 

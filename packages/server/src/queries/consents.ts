@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { connections, consents, users } from '../db/schema/index.js';
-import { countAll, lower, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { lower, nameIs } from './sql.js';
 
 type Row = { userId: string; connectionName: string; scopes: string[]; createdAt: Date };
 
@@ -27,23 +28,11 @@ export function consentList(db: DbOrTx): ListSource<Row & { total: number }> {
     filter: { attributes: {} },
     sort: { protocolconnectionname: lower(connections.name) },
     tieBreaker: consents.connectionId,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...columns, total: totalCount() })
-        .from(consents)
-        .innerJoin(connections, eq(consents.connectionId, connections.id))
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) =>
-      (
-        await db
-          .select({ n: countAll() })
-          .from(consents)
-          .innerJoin(connections, eq(consents.connectionId, connections.id))
-          .where(where)
-      )[0].n,
+    ...pagedQueries<Row>(
+      (fields) =>
+        db.select(fields).from(consents).innerJoin(connections, eq(consents.connectionId, connections.id)).$dynamic(),
+      columns,
+    ),
   };
 }
 

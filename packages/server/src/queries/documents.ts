@@ -3,7 +3,8 @@ import type { FilterAttribute, FilterSchema, ScalarType } from '../conventions/f
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import type { applications } from '../db/schema/index.js';
-import { countAll, lower, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { lower, nameIs } from './sql.js';
 
 /** Any of the named-document tables (they share one shape). */
 export type DocumentTable = typeof applications;
@@ -50,15 +51,7 @@ export function documentList(
     filter,
     sort,
     tieBreaker: table.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(table), total: totalCount() })
-        .from(table)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(table).where(where))[0].n,
+    ...pagedQueries<DocumentRow>((fields) => db.select(fields).from(table).$dynamic(), getTableColumns(table)),
   };
 }
 

@@ -4,7 +4,7 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { auditRecords } from '../db/schema/index.js';
-import { countAll, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
 
 /**
  * Errors answered by the server are kept in the audit trail: operation `error`, entity type `request`, entity key
@@ -87,15 +87,7 @@ export function errorRecordList(db: DbOrTx): ListSource<Row & { total: number }>
     filter,
     sort: { occurredat: auditRecords.at, status, operationid: sql`lower(${changesText('operationId')})` },
     tieBreaker: auditRecords.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(auditRecords), total: totalCount() })
-        .from(auditRecords)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(auditRecords).where(where))[0].n,
+    ...pagedQueries<Row>((fields) => db.select(fields).from(auditRecords).$dynamic(), getTableColumns(auditRecords)),
   };
 }
 

@@ -4,7 +4,8 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { claimDefinitions, groups, userGroups } from '../db/schema/index.js';
-import { countAll, lower, nameIn, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { countAll, lower, nameIn, nameIs } from './sql.js';
 
 type Row = typeof groups.$inferSelect;
 
@@ -27,15 +28,7 @@ export function groupList(db: DbOrTx): ListSource<Row & { total: number }> {
     filter,
     sort: { name: lower(groups.name), accessorganizationname: lower(groups.accessOrganizationName) },
     tieBreaker: groups.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...getTableColumns(groups), total: totalCount() })
-        .from(groups)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(groups).where(where))[0].n,
+    ...pagedQueries<Row>((fields) => db.select(fields).from(groups).$dynamic(), getTableColumns(groups)),
   };
 }
 

@@ -5,7 +5,8 @@ import type { FilterSchema } from '../conventions/filter-sql.js';
 import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { organizations, users } from '../db/schema/index.js';
-import { countAll, lower, nameIs, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { countAll, lower, nameIs } from './sql.js';
 
 const parent = alias(organizations, 'parent');
 type Row = typeof organizations.$inferSelect & { parentName: string | null };
@@ -37,23 +38,11 @@ export function organizationList(db: DbOrTx): ListSource<Row & { total: number }
     filter,
     sort: { name: lower(organizations.name), accessorganizationname: lower(organizations.accessOrganizationName) },
     tieBreaker: organizations.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...columns, total: totalCount() })
-        .from(organizations)
-        .leftJoin(parent, eq(organizations.parentId, parent.id))
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) =>
-      (
-        await db
-          .select({ n: countAll() })
-          .from(organizations)
-          .leftJoin(parent, eq(organizations.parentId, parent.id))
-          .where(where)
-      )[0].n,
+    ...pagedQueries<Row>(
+      (fields) =>
+        db.select(fields).from(organizations).leftJoin(parent, eq(organizations.parentId, parent.id)).$dynamic(),
+      columns,
+    ),
   };
 }
 

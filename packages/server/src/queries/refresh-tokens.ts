@@ -5,7 +5,7 @@ import { isGuid } from '../conventions/segment.js';
 import { sha256 } from '../crypto/digest.js';
 import type { DbOrTx } from '../db/client.js';
 import { refreshTokens } from '../db/schema/index.js';
-import { countAll, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
 
 /** What a listing shows of a refresh token: never the token nor its digest. */
 const columns = {
@@ -56,15 +56,7 @@ export function refreshTokenList(db: DbOrTx): ListSource<Row & { total: number }
       refreshtokenexpirationdate: refreshTokens.familyExpiresAt,
     },
     tieBreaker: refreshTokens.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...columns, total: totalCount() })
-        .from(refreshTokens)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) => (await db.select({ n: countAll() }).from(refreshTokens).where(where))[0].n,
+    ...pagedQueries<Row>((fields) => db.select(fields).from(refreshTokens).$dynamic(), columns),
   };
 }
 

@@ -4,7 +4,8 @@ import type { ListSource } from '../conventions/list.js';
 import type { DbOrTx } from '../db/client.js';
 import { groups, organizations, userClaims, userGroups, users } from '../db/schema/index.js';
 import { arrayLiteral, bulkInsert, rowsOf } from './bulk.js';
-import { countAll, totalCount } from './sql.js';
+import { pagedQueries } from './paged-queries.js';
+import { countAll } from './sql.js';
 import { userFilter, userSort } from './user-filter.js';
 
 export type UserRow = typeof users.$inferSelect & { organization: string };
@@ -20,23 +21,11 @@ export function userList(db: DbOrTx): ListSource<UserRow & { total: number }> {
     filter: userFilter,
     sort: userSort,
     tieBreaker: users.id,
-    select: ({ where, orderBy, limit, offset }) =>
-      db
-        .select({ ...columns, total: totalCount() })
-        .from(users)
-        .innerJoin(organizations, eq(organizations.id, users.organizationId))
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    count: async (where) =>
-      (
-        await db
-          .select({ n: countAll() })
-          .from(users)
-          .innerJoin(organizations, eq(organizations.id, users.organizationId))
-          .where(where)
-      )[0].n,
+    ...pagedQueries<UserRow>(
+      (fields) =>
+        db.select(fields).from(users).innerJoin(organizations, eq(organizations.id, users.organizationId)).$dynamic(),
+      columns,
+    ),
   };
 }
 
