@@ -55,6 +55,7 @@ function responseLength(buf) {
 /**
  * Runs `connections` connections against host:port for `warmupMs` (not counted) then `durationMs`; returns the
  * completed 200 answers per second and the count of other answers. `makeRequest(i)` gives each request's bytes.
+ * `onMeasure('start' | 'end')` is called as the counted time starts and ends.
  */
 export async function runLoad({
   host = '127.0.0.1',
@@ -64,6 +65,7 @@ export async function runLoad({
   warmupMs = 1000,
   durationMs = 5000,
   check,
+  onMeasure,
 }) {
   let counting = false;
   let ok = 0;
@@ -111,10 +113,12 @@ export async function runLoad({
   }
   await new Promise((resolve) => setTimeout(resolve, warmupMs));
   counting = true;
+  onMeasure?.('start');
   const started = performance.now();
   await new Promise((resolve) => setTimeout(resolve, durationMs));
   counting = false;
   const seconds = (performance.now() - started) / 1000;
+  onMeasure?.('end');
   for (const socket of sockets) socket.destroy();
-  return { perSecond: ok / seconds, failed, firstFailure };
+  return { perSecond: ok / seconds, completed: ok, failed, firstFailure };
 }

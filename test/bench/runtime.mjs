@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { cpuNanoseconds } from './cpu-time.mjs';
 import { argon2Limit, rs256Limit } from './limits.mjs';
 import { formRequest, runLoad } from './load.mjs';
 import { api, startBenchServer } from './server.mjs';
@@ -15,18 +16,20 @@ const basic = (id) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')
 const JWT_ANSWER = Buffer.from('"access_token":"ey');
 
 /** The two token requests of the bench, for one server. */
-function requests(target, path) {
+function requests(target, path, pid) {
   const { host, port } = new URL(target);
   const address = { host: host.split(':')[0], port: Number(port) };
   const form = (grant, extra) => ({ grant_type: grant, scope: 'api', ...extra });
   return {
     clientCredentials: {
       address,
+      pid,
       connections: 32,
       request: formRequest(host, path, form('client_credentials', {}), { Authorization: basic('bench-cc') }),
     },
     password: {
       address,
+      pid,
       connections: 8,
       request: formRequest(host, path, form('password', { username: 'bench-user', password: userPassword }), {
         Authorization: basic('bench-pw'),
@@ -38,15 +41,34 @@ function requests(target, path) {
 /** A 200 answer holding a JWT access token (searched in the bytes, no string made). */
 const check = (buf) => buf.includes(JWT_ANSWER);
 
-function load(target, durationMs) {
-  return runLoad({
+/**
+ * Loads one server; besides the grants/s, the CPU time per grant of the server process (all threads) and of the
+ * load generator, in microseconds (undefined where the system does not tell).
+ */
+async function load(target, durationMs) {
+  let server;
+  let generator;
+  const result = await runLoad({
     ...target.address,
     makeRequest: () => target.request,
     connections: target.connections,
     warmupMs: 500,
     durationMs,
     check,
+    onMeasure: (phase) => {
+      if (phase === 'start') {
+        server = cpuNanoseconds(target.pid);
+        generator = process.cpuUsage();
+      } else {
+        const spent = cpuNanoseconds(target.pid);
+        server = server === undefined || spent === undefined ? undefined : (spent - server) / 1000;
+        generator = process.cpuUsage(generator);
+        generator = generator.user + generator.system;
+      }
+    },
   });
+  const perGrant = (us) => (us === undefined || result.completed === 0 ? undefined : us / result.completed);
+  return { ...result, serverCpu: perGrant(server), generatorCpu: perGrant(generator) };
 }
 
 /** idsvc (`idsvc serve`, one process) with the bench's two clients and user, made through the admin API. */
@@ -72,7 +94,7 @@ async function startIdsvc(env) {
     });
   }
   await call('POST', '/users', { userName: 'bench-user', password: userPassword });
-  return { url: server.url, path: '/runtime/oauth2/token.idp', stop: server.stop };
+  return { url: server.url, path: '/runtime/oauth2/token.idp', pid: server.pid, stop: server.stop };
 }
 
 /** The peer: node-oidc-provider 8 in its own process. */
@@ -96,7 +118,7 @@ async function startPeer(env) {
       child.once('exit', resolve);
       child.kill('SIGTERM');
     });
-  return { url, path: '/token', stop };
+  return { url, path: '/token', pid: child.pid, stop };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -113,16 +135,22 @@ const ratio = (value) => value.toFixed(2);
 async function measureRound(targets, grant, limit, durationMs) {
   const limits = [await limit()];
   const perSecond = {};
+  const cpu = {};
   for (const who of ['idsvc', 'peer']) {
     const result = await load(targets[who][grant], durationMs);
     if (result.failed > 0) console.log(`${who} ${grant}: ${result.failed} failed, first: ${result.firstFailure}`);
     perSecond[who] = result.perSecond;
+    cpu[who] = result.serverCpu;
+    cpu[`${who}Generator`] = result.generatorCpu;
     limits.push(await limit());
   }
   return {
     limit: mean(limits[0], limits[2]),
     idsvc: perSecond.idsvc,
     peer: perSecond.peer,
+    idsvcCpu: cpu.idsvc,
+    peerCpu: cpu.peer,
+    generatorCpu: cpu.idsvcGenerator,
     idsvcOfLimit: perSecond.idsvc / mean(limits[0], limits[1]),
     idsvcOfPeer: perSecond.idsvc / perSecond.peer,
   };
@@ -132,14 +160,17 @@ async function measureRound(targets, grant, limit, durationMs) {
  * Runs the runtime bench and prints its table; returns the figures. Both servers run at once but only one is
  * loaded at a time. Each figure is the median over the rounds; each ratio is the median of the rounds' ratios.
  */
-export async function runtimeBench({ rounds = 3, durationMs = 4000 } = {}) {
+export async function runtimeBench({ rounds = 5, durationMs = 4000 } = {}) {
   const env = { UV_THREADPOOL_SIZE: String(availableParallelism()) };
   const ours = await startIdsvc(env);
   const theirs = await startPeer(env);
   const cc = [];
   const pw = [];
   try {
-    const targets = { idsvc: requests(ours.url, ours.path), peer: requests(theirs.url, theirs.path) };
+    const targets = {
+      idsvc: requests(ours.url, ours.path, ours.pid),
+      peer: requests(theirs.url, theirs.path, theirs.pid),
+    };
     for (let round = 0; round < rounds; round++) {
       cc.push(
         await measureRound(targets, 'clientCredentials', async () => (await rs256Limit(1500)).perSecond, durationMs),
@@ -163,6 +194,15 @@ export async function runtimeBench({ rounds = 3, durationMs = 4000 } = {}) {
   console.log('                                   idsvc      peer (oidc-provider 8)');
   console.log(`  client_credentials grants/s   ${n(m(cc, 'idsvc')).padStart(8)}  ${n(m(cc, 'peer')).padStart(8)}`);
   console.log(`  password grants/s             ${n(m(pw, 'idsvc')).padStart(8)}  ${n(m(pw, 'peer')).padStart(8)}`);
+  // Where a grant's time goes: CPU per grant of each server (all its threads) and of the load generator, beside
+  // the CPU one signature takes with every core busy (the limit's cost).
+  const us = (list, key) => (list.some((r) => r[key] === undefined) ? 'n/a' : n(m(list, key)));
+  console.log(
+    `  CPU per client_credentials grant, µs   ${us(cc, 'idsvcCpu').padStart(8)}  ${us(cc, 'peerCpu').padStart(8)}`,
+  );
+  console.log(
+    `  of which an RS256 signature, µs         ${n((cores * 1e6) / m(cc, 'limit')).padStart(8)}; load generator per grant ${us(cc, 'generatorCpu')} µs`,
+  );
   for (const [name, value, target] of checks) {
     console.log(`  ${name.padEnd(42)} ${ratio(value).padStart(6)}  ${value >= target ? 'met' : 'NOT met'}`);
   }

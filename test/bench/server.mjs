@@ -26,6 +26,7 @@ export async function startBenchServer(env = {}) {
   return {
     url,
     token,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);

@@ -24,7 +24,7 @@ export interface HousekeepingResult {
   removed: RemovedRows;
 }
 
-const none = (): RemovedRows => Object.fromEntries(expiredRowKinds.map((kind) => [kind, 0])) as unknown as RemovedRows;
+const none = (): RemovedRows => Object.fromEntries(expiredRowKinds.map((kind) => [kind, 0])) as RemovedRows;
 
 /**
  * Deletes the rows that are of no more use: sessions, codes, tokens and the IDs of used SAML assertions some time
