@@ -57,11 +57,17 @@ export const runtimeDefaults = {
   language: 'en' as const,
   /** Largest form body the runtime reads. */
   maxFormBytes: 64 * 1024,
-  /** Largest form body the SAML assertion consumer service reads (responses with many attributes are large). */
+  /**
+   * Largest form body the SAML assertion consumer service and the WS-Federation reply address read (responses with
+   * many attributes are large).
+   */
   maxSamlFormBytes: 512 * 1024,
-  /** Longest ID of a SAML assertion accepted (the IDs of used assertions are kept, in an index). */
+  /** Longest ID of a SAML assertion accepted, WS-Federation's too (the IDs of used assertions are kept, in an index). */
   maxSamlAssertionIdLength: 256,
-  /** Life of the sealed result of a verified SAML response, from the ACS to its continuation in this browser. */
+  /**
+   * Life of the sealed result of a verified SAML response (or WS-Federation token), from the ACS (reply address) to
+   * its continuation in this browser.
+   */
   samlResultLifetime: 60,
   /** The state key of the sealed random value the CSRF key is derived from. */
   macKeyState: 'runtime_mac_key',
@@ -122,6 +128,9 @@ export const runtimePaths = {
   samlEntityId: '/runtime/saml2',
   samlAcs: '/runtime/saml2/acs.idp',
   samlMetadata: '/runtime/saml2/metadata.idp',
+  /** Upstream WS-Federation sign-in: this service's realm (wtrealm) and the reply address tokens are posted to. */
+  wsfedRealm: '/runtime/wsfed',
+  wsfedReply: '/runtime/wsfed/reply.idp',
   forgotPassword: '/runtime/ResetPassword/ForgotPassword2',
   stylesheet: '/runtime/assets/idsvc.css',
 } as const;

@@ -27,6 +27,7 @@ import { tokenFastPath } from './token-fast-path.js';
 import { upstreamCallbackRoute } from './upstream/callback-route.js';
 import { samlAcsRoute } from './upstream/saml-acs-route.js';
 import { samlMetadataRoute } from './upstream/saml-metadata-route.js';
+import { wsfedReplyRoute } from './upstream/wsfed-reply-route.js';
 import { userinfoRoute } from './userinfo-route.js';
 
 /** The token endpoint's grants beyond its defaults (password, refresh_token, client_credentials). */
@@ -63,6 +64,7 @@ export function runtimeRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route('/', upstreamCallbackRoute(ctx));
   app.route('/', samlAcsRoute(ctx));
   app.route('/', samlMetadataRoute(ctx));
+  app.route('/', wsfedReplyRoute(ctx));
   app.route('/', forgotPasswordRoute(ctx));
   app.route('/', selfServicePageRoutes(ctx));
   app.route('/', assetsRoute());

@@ -17,6 +17,7 @@ import { type BrowserSession, currentSession } from '../session.js';
 import { verifyIssuedToken } from '../token-verify.js';
 import { startSamlSignIn } from '../upstream/saml-start.js';
 import { startUpstreamSignIn } from '../upstream/start.js';
+import { startWsFedSignIn } from '../upstream/wsfed-start.js';
 import { showConsent } from './consent-route.js';
 import { showLogin } from './login-route.js';
 import {
@@ -89,9 +90,11 @@ export async function runAuthorization(
     const session = state.session ?? (await currentSession(ctx, c));
     const flow: FlowContext = { ctx, c, params, client, request, connections, chosen, session, state };
     if (!session || (await mustSignIn(flow, session))) {
-      // An upstream provider may hold a session of its own: prompt=none goes on to it (passive for SAML).
+      // An upstream provider may hold a session of its own: prompt=none goes on to it (passive for SAML; WS-Federation
+      // has no passive request, so its start answers prompt=none itself).
       if (chosen?.pluginType === 'GenericOidcProvider') return await startUpstreamSignIn(flow, chosen);
       if (chosen?.pluginType === 'Saml20') return await startSamlSignIn(flow, chosen);
+      if (chosen?.pluginType === 'WsFederation') return await startWsFedSignIn(flow, chosen);
       if (chosen && chosen.pluginType !== 'UsernamePassword') {
         throw new InvalidRequest(`signing in through ${chosen.pluginType} connections is not supported here`);
       }

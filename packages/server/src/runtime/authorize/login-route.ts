@@ -41,7 +41,7 @@ interface LoginView {
 export function showLogin(flow: FlowContext, options: { error?: TextKey; username?: string }): Promise<Response> {
   const { request, params } = flow;
   const others = flow.connections
-    .filter((c) => c.pluginType === 'GenericOidcProvider' || c.pluginType === 'Saml20')
+    .filter((c) => ['GenericOidcProvider', 'Saml20', 'WsFederation'].includes(c.pluginType))
     .map((c) => {
       const withWhr = new URLSearchParams(params);
       withWhr.set('whr', `uuid:${c.id}`);

@@ -1,8 +1,9 @@
 import { type CacheProvider, SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { certificates, connections } from '../../db/schema/index.js';
+import { connections } from '../../db/schema/index.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
+import { usableCertificates } from './connection-certificates.js';
 import { UpstreamError } from './provider.js';
 
 export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
@@ -31,13 +32,6 @@ export function samlServiceProvider(baseUrl: string): SamlServiceProvider {
   return { entityId: `${baseUrl}${runtimePaths.samlEntityId}`, acsUrl: `${baseUrl}${runtimePaths.samlAcs}` };
 }
 
-const pem = (der: Uint8Array) =>
-  `-----BEGIN CERTIFICATE-----\n${(
-    Buffer.from(der)
-      .toString('base64')
-      .match(/.{1,64}/g) ?? []
-  ).join('\n')}\n-----END CERTIFICATE-----\n`;
-
 /**
  * The identity provider of an enabled Saml20 authentication connection, with the certificates it names (those
  * past their end of validity left out). Throws UpstreamError when it cannot be used.
@@ -56,16 +50,7 @@ export async function samlIdentityProvider(
     : [];
   const sso = services.find((s) => s.binding === HTTP_REDIRECT_BINDING && typeof s.location === 'string');
   if (!sso) throw new UpstreamError('server_error', 'the connection has no HTTP-Redirect single sign-on service');
-  const thumbprints = [...new Set(row.certificates.map((t) => t.replace(/[\s:]/g, '').toUpperCase()))];
-  const now = Date.now();
-  const stored =
-    thumbprints.length === 0
-      ? []
-      : await ctx.db
-          .select({ der: certificates.der, validTo: certificates.validTo })
-          .from(certificates)
-          .where(inArray(certificates.thumbprint, thumbprints));
-  const usable = stored.filter((c) => c.validTo.getTime() > now).map((c) => pem(c.der));
+  const usable = await usableCertificates(ctx.db, row.certificates);
   if (usable.length === 0) throw new UpstreamError('server_error', 'the connection has no valid signing certificate');
   return {
     connectionId: row.id,

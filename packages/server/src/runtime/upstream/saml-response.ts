@@ -1,38 +1,12 @@
 import { type Profile, SamlStatusError } from '@node-saml/node-saml';
 import { XMLParser } from 'fast-xml-parser';
 import { runtimeDefaults } from '../defaults.js';
+import { type FederatedIdentity, federatedEmail } from './federated-identity.js';
 import { UpstreamError } from './provider.js';
 import { type SamlIdentityProvider, type SamlServiceProvider, type SentRequest, samlClient } from './saml-provider.js';
 
-/** The person an identity provider vouched for. */
-export interface SamlIdentity {
-  nameId: string;
-  nameIdFormat?: string;
-  /** From an e-mail NameID, else from the usual e-mail attributes. */
-  email?: string;
-  /** The AuthnContextClassRef of the assertion's authentication statement. */
-  acr?: string;
-  /** The ID of the assertion, which may be accepted once only. */
-  assertionId: string;
-  /** The latest NotOnOrAfter of the assertion (its conditions or a subject confirmation): its end of validity. */
-  notOnOrAfter: Date;
-}
-
-const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
-
-/** Attribute names identity providers put an e-mail address under (compared case-insensitively). */
-const emailAttributes = [
-  'email',
-  'mail',
-  'emailaddress',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-  'urn:oid:1.2.840.113549.1.9.1',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-  'http://schemas.xmlsoap.org/claims/emailaddress',
-];
-
-const looksLikeEmail = (value: unknown): value is string =>
-  typeof value === 'string' && /^[^\s@]+@[^\s@]+$/.test(value.trim());
+/** The person the identity provider vouched for. */
+export type SamlIdentity = FederatedIdentity;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -90,16 +64,7 @@ function acrOf(assertion: XmlJs): string | undefined {
 }
 
 function emailOf(profile: Profile): string | undefined {
-  if (profile.nameIDFormat === EMAIL_NAME_ID && looksLikeEmail(profile.nameID)) return profile.nameID.trim();
-  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
-  for (const wanted of emailAttributes) {
-    for (const [name, value] of Object.entries(attributes)) {
-      if (name.toLowerCase() !== wanted) continue;
-      const first = Array.isArray(value) ? value.find(looksLikeEmail) : value;
-      if (looksLikeEmail(first)) return first.trim();
-    }
-  }
-  return undefined;
+  return federatedEmail(profile.nameID, profile.nameIDFormat, Object.entries(profile.attributes ?? {}));
 }
 
 /** The most specific status code of a SAML error status: `AuthnFailed`, `NoPassive`, `Requester`… */

@@ -3,27 +3,15 @@ import type { AuthenticationConnection } from '../authentication-connections.js'
 import type { FlowContext } from '../authorize/flow.js';
 import { browserBinding } from '../csrf.js';
 import { runtimeDefaults } from '../defaults.js';
-import { TemporarilyUnavailable } from '../oauth-errors.js';
-import { logUpstreamError } from '../oauth-log.js';
-import { UpstreamError } from './provider.js';
-import {
-  type SamlIdentityProvider,
-  type SentRequest,
-  samlClient,
-  samlIdentityProvider,
-  samlServiceProvider,
-} from './saml-provider.js';
+import type { SentSignIn } from './federation-reply.js';
+import { type SentRequest, samlClient, samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
+import { usableProvider } from './usable-provider.js';
 
 /** What the SAML round trip carries in its RelayState, sealed: the request to go on with, and the checks. */
-export interface SamlState {
+export interface SamlState extends SentSignIn {
   kind: 'saml-relay-state';
-  params: [string, string][];
-  connectionId: string;
   /** The AuthnRequest sent: the response must answer it (InResponseTo). */
   request: SentRequest;
-  /** The browser binding of the browser that started it (login CSRF). */
-  browser: string;
-  expiresAt: number;
 }
 
 /**
@@ -33,14 +21,7 @@ export interface SamlState {
  */
 export async function startSamlSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
   const { ctx, c, request } = flow;
-  let idp: SamlIdentityProvider;
-  try {
-    idp = await samlIdentityProvider(ctx, connection.id);
-  } catch (error) {
-    const upstream = error instanceof UpstreamError ? error : new UpstreamError('server_error', String(error));
-    logUpstreamError(ctx, c, { error: upstream.error, description: upstream.description, connection: connection.name });
-    throw new TemporarilyUnavailable(`the identity provider ${connection.name} cannot be used`);
-  }
+  const idp = await usableProvider(flow, connection, () => samlIdentityProvider(ctx, connection.id));
   // An NCName (SAML ID type): a letter or underscore first.
   const sent: SentRequest = { id: `_${randomBytes(20).toString('hex')}`, issuedAt: Date.now() };
   const state: SamlState = {

@@ -4,9 +4,8 @@ import type { AuthenticationConnection } from '../authentication-connections.js'
 import type { FlowContext } from '../authorize/flow.js';
 import { browserBinding } from '../csrf.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
-import { TemporarilyUnavailable } from '../oauth-errors.js';
-import { logUpstreamError } from '../oauth-log.js';
-import { UpstreamError, upstreamProvider } from './provider.js';
+import { upstreamProvider } from './provider.js';
+import { usableProvider } from './usable-provider.js';
 
 /** What the upstream round trip carries in its `state`, sealed: the request to go on with, and the checks. */
 export interface UpstreamState {
@@ -30,14 +29,7 @@ export function callbackUrl(baseUrl: string): string {
  */
 export async function startUpstreamSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
   const { ctx, c, request } = flow;
-  let provider: Awaited<ReturnType<typeof upstreamProvider>>;
-  try {
-    provider = await upstreamProvider(ctx, connection.id);
-  } catch (error) {
-    const upstream = error instanceof UpstreamError ? error : new UpstreamError('server_error', String(error));
-    logUpstreamError(ctx, c, { error: upstream.error, description: upstream.description, connection: connection.name });
-    throw new TemporarilyUnavailable(`the identity provider ${connection.name} cannot be reached`);
-  }
+  const provider = await usableProvider(flow, connection, () => upstreamProvider(ctx, connection.id));
   const state: UpstreamState = {
     params: [...flow.params],
     connectionId: connection.id,
