@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
-import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   makeSamlSigner,
@@ -8,27 +6,26 @@ import {
   type SamlSigner,
   samlResponse,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
-import { apiBase } from '../helpers/api.js';
 import { Agent, alertOf, type Outcome } from './agent.js';
 import {
-  type CreatedClient,
-  createClient,
-  createUser,
-  events,
-  rpConfig,
-  runtimeServerPerFile,
-  unique,
-} from './support.js';
+  acsUrl as acsUrlOf,
+  authorizeUrl,
+  createSaml20Connection,
+  EMAIL_FORMAT,
+  finishCodeFlow,
+  postToAcs,
+  redirectUri,
+  type SentRequest,
+  ssoUrl,
+  startSamlSignIn,
+  uploadedSigner,
+} from './saml-idp.js';
+import { type CreatedClient, createClient, createUser, events, runtimeServerPerFile, unique } from './support.js';
 
 const rp = runtimeServerPerFile();
-const redirectUri = 'http://127.0.0.1:9/cb';
-/** The identity provider's sign-on address: never reached, the agent stops where the browser would leave. */
-const ssoUrl = 'http://127.0.0.1:9/idp/sso';
 const idpEntityId = 'urn:idsvc-test:saml-idp';
 /** A second identity provider, of a connection of its own (with the same signing certificate). */
 const otherIdpEntityId = 'urn:idsvc-test:saml-idp-2';
-const HTTP_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
-const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 let signer: SamlSigner;
 let samlName: string;
 let otherSamlName: string;
@@ -36,59 +33,22 @@ let connectionId: string;
 let client: CreatedClient;
 
 beforeAll(async () => {
-  signer = await makeSamlSigner();
-  const uploaded = await rp.server.admin.post(`${apiBase}/certificates`, { body: signer.base64 });
-  expect(uploaded.status).toBe(200);
+  signer = await uploadedSigner(rp.server);
   samlName = unique('SamlIdp');
   otherSamlName = unique('SamlIdp');
-  const saml20 = (name: string, entityId: string) =>
-    rp.server.admin.post(`${apiBase}/connections`, {
-      body: {
-        name,
-        connectionType: 'Authentication',
-        pluginType: 'Saml20',
-        configuration: {
-          entityId,
-          singleSignOnServices: [{ binding: HTTP_REDIRECT, location: ssoUrl }],
-          signingCertificates: [signer.thumbprint],
-        },
-      },
-    });
-  const created = await saml20(samlName, idpEntityId);
-  expect(created.status).toBe(200);
-  connectionId = (created.body as { id: string }).id;
-  expect((await saml20(otherSamlName, otherIdpEntityId)).status).toBe(200);
+  connectionId = await createSaml20Connection(rp.server, { name: samlName, entityId: idpEntityId, signer });
+  await createSaml20Connection(rp.server, { name: otherSamlName, entityId: otherIdpEntityId, signer });
   client = await createClient(rp.server, {
     configuration: { redirectUris: [redirectUri] },
     dependencyConnectionNames: ['UsernamePassword', samlName, otherSamlName],
   });
 });
 
-const authorize = (params: Record<string, string>) =>
-  `${rp.server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
-    client_id: client.clientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid',
-    ...params,
-  })}`;
-const acsUrl = () => `${rp.server.url}/runtime/saml2/acs.idp`;
+const authorize = (params: Record<string, string>) => authorizeUrl(rp.server, client, params);
+const acsUrl = () => acsUrlOf(rp.server);
 
-/** The AuthnRequest the browser carries to the identity provider, decoded, and the RelayState beside it. */
-interface SentRequest {
-  url: URL;
-  xml: string;
-  id: string;
-  relayState: string;
-}
-
-async function startSignIn(agent: Agent, params: Record<string, string> = {}): Promise<SentRequest> {
-  const outcome = await agent.navigate(authorize({ whr: `name:${samlName}`, state: 's1', ...params }));
-  const url = outcome.left;
-  if (!url) throw new Error(`no redirect to the identity provider: ${outcome.page?.status} ${outcome.page?.html}`);
-  const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
-  return { url, xml, id: /\bID="([^"]+)"/.exec(xml)?.[1] ?? '', relayState: url.searchParams.get('RelayState') ?? '' };
-}
+const startSignIn = (agent: Agent, params: Record<string, string> = {}): Promise<SentRequest> =>
+  startSamlSignIn(agent, authorize({ whr: `name:${samlName}`, state: 's1', ...params }));
 
 /** The identity provider's answer to a request: a response for the person, signed with `signer` unless told. */
 function answer(sent: SentRequest, input: Partial<SamlResponseInput> & { nameId: string }): string {
@@ -104,13 +64,10 @@ function answer(sent: SentRequest, input: Partial<SamlResponseInput> & { nameId:
 }
 
 const post = (agent: Agent, sent: SentRequest, SAMLResponse: string): Promise<Outcome> =>
-  agent.navigate(acsUrl(), { form: { SAMLResponse, RelayState: sent.relayState } });
+  postToAcs(rp.server, agent, sent, SAMLResponse);
 
 /** Finishes the code flow at the client's address and returns the ID token's claims. */
-async function idTokenClaims(left: URL, state: string) {
-  const tokens = await oidc.authorizationCodeGrant(await rpConfig(rp.server, client), left, { expectedState: state });
-  return tokens.claims();
-}
+const idTokenClaims = (left: URL, state: string) => finishCodeFlow(rp.server, client, left, state);
 
 describe('upstream SAML 2.0 sign-in (a Saml20 connection chosen by whr)', () => {
   it('offers the identity provider on the login page', async () => {

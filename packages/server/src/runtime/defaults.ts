@@ -71,6 +71,8 @@ export const runtimeDefaults = {
   samlResultLifetime: 60,
   /** The state key of the sealed random value the CSRF key is derived from. */
   macKeyState: 'runtime_mac_key',
+  /** The state key of the sealed SAML service provider credential (its key and self-signed certificate). */
+  samlCredentialState: 'runtime_saml_credential',
   /**
    * Removal of rows that are of no more use (runtime/housekeeping.ts): every `interval`, by one instance of those
    * sharing the database, at most `batchSize` rows per statement. A row goes `grace` after it expired, once nothing

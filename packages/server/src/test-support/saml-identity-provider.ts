@@ -1,8 +1,10 @@
 // @peculiar/x509 needs the Reflect metadata polyfill loaded before it; this import runs first.
 import 'reflect-metadata';
-import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import { createHash, createVerify, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { signSamlPost } from '@node-saml/node-saml/lib/saml-post-signing.js';
 import * as x509 from '@peculiar/x509';
+import xmlenc from 'xml-encryption';
+import { pemOf } from '../crypto/pem.js';
 
 /** An RSA signing certificate of a test identity provider, with its private key. */
 export interface SamlSigner {
@@ -21,13 +23,6 @@ const algorithm = {
   hash: 'SHA-256',
 };
 const day = 86_400_000;
-
-const pemOf = (label: string, der: ArrayBuffer) =>
-  `-----BEGIN ${label}-----\n${(
-    Buffer.from(new Uint8Array(der))
-      .toString('base64')
-      .match(/.{1,64}/g) ?? []
-  ).join('\n')}\n-----END ${label}-----\n`;
 
 /** A self-signed RSA certificate (XML signatures of SAML are RSA), valid from yesterday for a year. */
 export async function makeSamlSigner(subject = `CN=idsvc test idp ${randomBytes(4).toString('hex')}`) {
@@ -69,8 +64,9 @@ export interface SamlResponseInput {
   assertionId?: string;
   /** An error status (top-level code, and an optional second-level one) instead of an assertion. */
   status?: { code: string; subCode?: string };
-  /** Signs the assertion (the usual) or, with `signResponse`, the whole response. */
+  /** Signs the assertion (unless `signAssertion` is false) and, with `signResponse`, the whole response. */
   signer: SamlSigner;
+  signAssertion?: boolean;
   signResponse?: boolean;
 }
 
@@ -110,14 +106,14 @@ function assertionXml(input: SamlResponseInput, now: Date): string {
   ].join('');
 }
 
-/** A SAML 2.0 Response as an identity provider posts it (base64), signed with the signer's key. */
-export function samlResponse(input: SamlResponseInput, now = new Date()): string {
+/** The response, its assertion signed unless told otherwise. */
+function responseXml(input: SamlResponseInput, now: Date): string {
   const status = input.status
     ? `<samlp:StatusCode Value="${xmlText(input.status.code)}">${
         input.status.subCode ? `<samlp:StatusCode Value="${xmlText(input.status.subCode)}"/>` : ''
       }</samlp:StatusCode>`
     : `<samlp:StatusCode Value="${SUCCESS}"/>`;
-  let xml = [
+  const xml = [
     `<samlp:Response xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}" ID="${id()}" Version="2.0"`,
     ` IssueInstant="${now.toISOString()}" Destination="${xmlText(input.destination)}" InResponseTo="${xmlText(input.inResponseTo)}">`,
     `<saml:Issuer>${xmlText(input.issuer)}</saml:Issuer>`,
@@ -125,15 +121,76 @@ export function samlResponse(input: SamlResponseInput, now = new Date()): string
     input.status ? '' : assertionXml(input, now),
     '</samlp:Response>',
   ].join('');
+  if (input.status || input.signAssertion === false) return xml;
+  return signSamlPost(xml, `/*[local-name()='Response']/*[local-name()='Assertion']`, signingOptions(input.signer));
+}
+
+const signingOptions = (signer: SamlSigner) => ({
+  privateKey: signer.privateKeyPem,
+  publicCert: signer.pem,
+  signatureAlgorithm: 'sha256' as const,
+  digestAlgorithm: 'sha256',
+});
+
+/** The response as posted (base64), the whole of it signed last when the input says so. */
+function posted(xml: string, input: SamlResponseInput): string {
+  const signed = input.signResponse
+    ? signSamlPost(xml, `/*[local-name()='Response']`, signingOptions(input.signer))
+    : xml;
+  return Buffer.from(signed).toString('base64');
+}
+
+/** A SAML 2.0 Response as an identity provider posts it (base64), signed with the signer's key. */
+export function samlResponse(input: SamlResponseInput, now = new Date()): string {
+  return posted(responseXml(input, now), input);
+}
+
+/**
+ * A response whose assertion (signed unless told otherwise) is encrypted for the holder of `certificatePem` as an
+ * EncryptedAssertion: AES-256-GCM content, its key sent with RSA-OAEP (MGF1 with SHA-1).
+ */
+export async function encryptedSamlResponse(
+  input: SamlResponseInput,
+  certificatePem: string,
+  now = new Date(),
+): Promise<string> {
+  const xml = responseXml(input, now);
+  const assertion = /<saml:Assertion[\s>][\s\S]*<\/saml:Assertion>/.exec(xml)?.[0];
+  if (!assertion) throw new Error('the response holds no assertion to encrypt');
   const options = {
-    privateKey: input.signer.privateKeyPem,
-    publicCert: input.signer.pem,
-    signatureAlgorithm: 'sha256' as const,
-    digestAlgorithm: 'sha256',
+    rsa_pub: new X509Certificate(certificatePem).publicKey.export({ type: 'spki', format: 'pem' }),
+    pem: certificatePem,
+    encryptionAlgorithm: 'http://www.w3.org/2009/xmlenc11#aes256-gcm' as const,
+    keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p' as const,
   };
-  if (!input.status) {
-    xml = signSamlPost(xml, `/*[local-name()='Response']/*[local-name()='Assertion']`, options);
+  const encrypted = await new Promise<string>((resolve, reject) => {
+    xmlenc.encrypt(assertion, options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  return posted(
+    xml.replace(assertion, () => `<saml:EncryptedAssertion>${encrypted}</saml:EncryptedAssertion>`),
+    input,
+  );
+}
+
+/**
+ * Whether a signed HTTP-Redirect request (SAML bindings §3.4.4.1) verifies with the certificate: the signed string is
+ * rebuilt from the query as received, `SAMLRequest=…&RelayState=…&SigAlg=…`, still URL-encoded. Only RSA-SHA256.
+ */
+export function redirectSignatureVerifies(url: URL, certificatePem: string): boolean {
+  const raw = new Map(
+    url.search
+      .slice(1)
+      .split('&')
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const),
+  );
+  const signature = url.searchParams.get('Signature');
+  if (url.searchParams.get('SigAlg') !== 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' || !signature) {
+    return false;
   }
-  if (input.signResponse) xml = signSamlPost(xml, `/*[local-name()='Response']`, options);
-  return Buffer.from(xml).toString('base64');
+  const signed = ['SAMLRequest', 'RelayState', 'SigAlg']
+    .map((name) => raw.get(name))
+    .filter((pair) => pair !== undefined)
+    .join('&');
+  const verifier = createVerify('RSA-SHA256').update(signed);
+  return verifier.verify(new X509Certificate(certificatePem).publicKey, Buffer.from(signature, 'base64'));
 }

@@ -1,13 +1,7 @@
 import { inArray } from 'drizzle-orm';
+import { pemOf } from '../../crypto/pem.js';
 import type { DbOrTx } from '../../db/client.js';
 import { certificates } from '../../db/schema/index.js';
-
-const pem = (der: Uint8Array) =>
-  `-----BEGIN CERTIFICATE-----\n${(
-    Buffer.from(der)
-      .toString('base64')
-      .match(/.{1,64}/g) ?? []
-  ).join('\n')}\n-----END CERTIFICATE-----\n`;
 
 /**
  * The certificates a federation connection names by thumbprint (in any case, with or without separators), as PEM,
@@ -21,5 +15,5 @@ export async function usableCertificates(db: DbOrTx, thumbprints: readonly strin
     .select({ der: certificates.der, validTo: certificates.validTo })
     .from(certificates)
     .where(inArray(certificates.thumbprint, wanted));
-  return stored.filter((c) => c.validTo.getTime() > now).map((c) => pem(c.der));
+  return stored.filter((c) => c.validTo.getTime() > now).map((c) => pemOf('CERTIFICATE', c.der));
 }

@@ -9,8 +9,9 @@ import type { SamlState } from './saml-start.js';
 
 /**
  * The assertion consumer service of upstream SAML 2.0 sign-in (HTTP-POST binding): the SAMLResponse posted with the
- * sealed RelayState, checked by node-saml against the connection's certificates and the AuthnRequest it answers. A
- * NoPassive status (prompt=none) is login_required to the client.
+ * sealed RelayState, checked by node-saml against the connection's certificates and the AuthnRequest it answers (an
+ * EncryptedAssertion decrypted with this service's credential first). A NoPassive status (prompt=none) is
+ * login_required to the client.
  */
 export function samlAcsRoute(ctx: AppContext): Hono {
   return federationReplyRoute(ctx, {
@@ -18,10 +19,10 @@ export function samlAcsRoute(ctx: AppContext): Hono {
     stateField: 'RelayState',
     stateKind: 'saml-relay-state' satisfies SamlState['kind'],
     provider: samlIdentityProvider,
-    verify: (ctx, idp, form, sent: SamlState) => {
+    verify: async (ctx, idp, form, sent: SamlState) => {
       const posted = form.get('SAMLResponse');
       if (!posted) throw new UpstreamError('invalid_response', 'the post holds no SAMLResponse');
-      return readSamlResponse(idp, samlServiceProvider(ctx.baseUrl()), sent.request, posted);
+      return readSamlResponse(idp, await samlServiceProvider(ctx), sent.request, posted);
     },
     clientError: (error) => (error.error === 'NoPassive' ? 'login_required' : 'access_denied'),
   });

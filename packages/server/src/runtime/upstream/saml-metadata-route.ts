@@ -10,8 +10,9 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `GET /runtime/saml2/metadata.idp[?connectionId=<guid>]`: this service's SAML 2.0 service provider metadata (entity
- * id, assertion consumer service), to register at an identity provider. With the id of a Saml20 authentication
- * connection it states that connection's NameID format and whether it wants signed assertions; 404 for any other id.
+ * id, assertion consumer service, and the certificate of its credential as signing and encryption key), to register
+ * at an identity provider. With the id of a Saml20 authentication connection it states that connection's NameID
+ * format, whether it wants signed assertions and whether its AuthnRequests are signed; 404 for any other id.
  */
 export function samlMetadataRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -34,14 +35,30 @@ export function samlMetadataRoute(ctx: AppContext): Hono {
       if (!row) return c.text('no Saml20 authentication connection has this id', 404);
       configuration = row.configuration;
     }
-    const sp = samlServiceProvider(ctx.baseUrl());
+    const sp = await samlServiceProvider(ctx);
+    const { privateKeyPem, certificatePem } = sp.credential;
     const xml = generateServiceProviderMetadata({
       issuer: sp.entityId,
       callbackUrl: sp.acsUrl,
       identifierFormat: typeof configuration.nameIdFormat === 'string' ? configuration.nameIdFormat : null,
       wantAssertionsSigned: configuration.wantAssertionsSigned !== false,
+      // The key itself goes nowhere: node-saml wants it only to publish the certificate as KeyDescriptors.
+      privateKey: privateKeyPem,
+      publicCerts: certificatePem,
+      decryptionPvk: privateKeyPem,
+      decryptionCert: certificatePem,
     });
-    return c.body(xml, 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8' });
+    return c.body(authnRequestsSigned(xml, configuration.signAuthenticationRequests === true), 200, {
+      'Content-Type': 'application/samlmetadata+xml; charset=utf-8',
+    });
   });
   return app;
+}
+
+/**
+ * node-saml states AuthnRequestsSigned="true" whenever it publishes a signing key; the metadata says true only of a
+ * connection whose requests are signed.
+ */
+function authnRequestsSigned(xml: string, signed: boolean): string {
+  return xml.replace(/(<SPSSODescriptor\b[^>]*?\bAuthnRequestsSigned=")[^"]*"/, `$1${signed}"`);
 }

@@ -5,6 +5,7 @@ import { connections } from '../../db/schema/index.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
 import { usableCertificates } from './connection-certificates.js';
 import { UpstreamError } from './provider.js';
+import { type SamlCredential, samlCredential } from './saml-credential.js';
 
 export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
@@ -20,16 +21,26 @@ export interface SamlIdentityProvider {
   certificates: string[];
   nameIdFormat?: string;
   wantAssertionsSigned: boolean;
+  /** Whether the AuthnRequests sent to it are signed with this service's credential. */
+  signAuthenticationRequests: boolean;
 }
 
-/** This service as a SAML 2.0 service provider: its entity id and its assertion consumer service. */
+/** This service as a SAML 2.0 service provider: its entity id, its assertion consumer service and its credential. */
 export interface SamlServiceProvider {
   entityId: string;
   acsUrl: string;
+  credential: SamlCredential;
 }
 
-export function samlServiceProvider(baseUrl: string): SamlServiceProvider {
-  return { entityId: `${baseUrl}${runtimePaths.samlEntityId}`, acsUrl: `${baseUrl}${runtimePaths.samlAcs}` };
+export async function samlServiceProvider(
+  ctx: Pick<AppContext, 'db' | 'box' | 'baseUrl'>,
+): Promise<SamlServiceProvider> {
+  const baseUrl = ctx.baseUrl();
+  return {
+    entityId: `${baseUrl}${runtimePaths.samlEntityId}`,
+    acsUrl: `${baseUrl}${runtimePaths.samlAcs}`,
+    credential: await samlCredential(ctx),
+  };
 }
 
 /**
@@ -60,6 +71,7 @@ export async function samlIdentityProvider(
     certificates: usable,
     ...(typeof config.nameIdFormat === 'string' ? { nameIdFormat: config.nameIdFormat } : {}),
     wantAssertionsSigned: config.wantAssertionsSigned !== false,
+    signAuthenticationRequests: config.signAuthenticationRequests === true,
   };
 }
 
@@ -114,6 +126,12 @@ export function samlClient(
     forceAuthn: options.forceAuthn ?? false,
     // No RequestedAuthnContext: the identity provider signs the person in as it sees fit.
     disableRequestedAuthnContext: true,
+    // An EncryptedAssertion is decrypted with this service's key; its signature is checked as a plain assertion's.
+    decryptionPvk: sp.credential.privateKeyPem,
+    // A signed HTTP-Redirect request carries SigAlg and Signature (SAML bindings §3.4.4.1).
+    ...(idp.signAuthenticationRequests
+      ? { privateKey: sp.credential.privateKeyPem, signatureAlgorithm: 'sha256' as const }
+      : {}),
   };
   return new SAML(config);
 }

@@ -74,13 +74,13 @@ function statusName(error: SamlStatusError): string {
 }
 
 /**
- * Validates an HTTP-POST `SAMLResponse` with node-saml (signature of the response or its assertion by one of the
- * connection's certificates, InResponseTo of the AuthnRequest this sign-in sent, audience, NotBefore/NotOnOrAfter
- * with the allowed clock skew) and checks what node-saml leaves to its caller: the Destination of the response,
- * the Recipient of the subject confirmation, the Issuer of the assertion, and that the assertion has an ID and an end
- * of validity (SAML 2.0 Profiles §4.1.4.2) by which its use can be recorded; whether it was used before is the
- * caller's to check. Throws UpstreamError: an error status as its code (`NoPassive`, `AuthnFailed`…), anything else
- * as `invalid_response`.
+ * Validates an HTTP-POST `SAMLResponse` with node-saml (an EncryptedAssertion decrypted with the service provider's
+ * key; signature of the response or of its assertion by one of the connection's certificates, InResponseTo of the
+ * AuthnRequest this sign-in sent, audience, NotBefore/NotOnOrAfter with the allowed clock skew) and checks what
+ * node-saml leaves to its caller: the Destination of the response, the Recipient of the subject confirmation, the
+ * Issuer of the assertion, and that the assertion has an ID and an end of validity (SAML 2.0 Profiles §4.1.4.2) by
+ * which its use can be recorded; whether it was used before is the caller's to check. Throws UpstreamError: an error
+ * status as its code (`NoPassive`, `AuthnFailed`…), anything else as `invalid_response`.
  */
 export async function readSamlResponse(
   idp: SamlIdentityProvider,

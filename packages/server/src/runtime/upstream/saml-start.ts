@@ -32,7 +32,7 @@ export async function startSamlSignIn(flow: FlowContext, connection: Authenticat
     browser: browserBinding(ctx, c),
     expiresAt: Date.now() + runtimeDefaults.interactionLifetime * 1000,
   };
-  const client = samlClient(idp, samlServiceProvider(ctx.baseUrl()), sent, {
+  const client = samlClient(idp, await samlServiceProvider(ctx), sent, {
     passive: request.prompt.includes('none'),
     forceAuthn: request.prompt.includes('login'),
   });
