@@ -53,7 +53,8 @@ describe('users import', () => {
       groups: ['Staff'],
       claims: [{ type: 'locale', value: 'en' }],
     });
-  });
+    // 10,000 users through the built CLI: seconds alone, more on a machine busy with other suites.
+  }, 180_000);
 
   it('loses only the batch with a bad row, names the row in the errors file, exits 7, and resumes after the fix', async () => {
     const rows = Array.from({ length: 1_500 }, (_, i) => {

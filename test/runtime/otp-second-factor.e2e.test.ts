@@ -9,6 +9,7 @@ import {
   createClient,
   createUser,
   execSql,
+  rowsOf,
   rpConfig,
   runtimeServerPerFile,
   testPassword,
@@ -102,10 +103,6 @@ const smsTo = (number: string) =>
     .filter((m) => m.number === number);
 
 const codeOfSms = (message: string) => /Your code is (\d+)/.exec(message)?.[1] ?? '';
-
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return (result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[]);
-}
 
 async function codeRows(userId: string) {
   return rowsOf(

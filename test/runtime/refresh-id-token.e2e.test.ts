@@ -7,6 +7,7 @@ import {
   createClient,
   createUser,
   execSql,
+  rowsOf,
   runtimeServerPerFile,
   testPassword,
 } from './support.js';
@@ -62,11 +63,6 @@ async function codeFlow(
     ? await client.callback(redirectUri, params, { ...checks, nonce })
     : await client.oauthCallback(redirectUri, params, checks);
   return { tokens, nonce };
-}
-
-/** The rows of a query, from either database driver (a `rows` field, or the array itself). */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return (result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[]);
 }
 
 /** The claims that a refreshed ID token repeats from the first one (OpenID Connect Core §12.2). */

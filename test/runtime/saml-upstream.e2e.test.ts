@@ -20,7 +20,16 @@ import {
   startSamlSignIn,
   uploadedSigner,
 } from './saml-idp.js';
-import { type CreatedClient, createClient, createUser, events, runtimeServerPerFile, unique } from './support.js';
+import {
+  type CreatedClient,
+  createClient,
+  createUser,
+  events,
+  execSql,
+  rowsOf,
+  runtimeServerPerFile,
+  unique,
+} from './support.js';
 
 const rp = runtimeServerPerFile();
 const idpEntityId = 'urn:idsvc-test:saml-idp';
@@ -76,7 +85,7 @@ describe('upstream SAML 2.0 sign-in (a Saml20 connection chosen by whr)', () => 
     expect(page.html).toContain(`whr=uuid%3A${connectionId}`);
   });
 
-  it('sends a deflated AuthnRequest over HTTP-Redirect with its issuer, ACS and a sealed RelayState', async () => {
+  it('sends a deflated AuthnRequest over HTTP-Redirect with its issuer, ACS and a RelayState of at most 80 bytes', async () => {
     const sent = await startSignIn(new Agent(rp.server.url));
     expect(`${sent.url.origin}${sent.url.pathname}`).toBe(ssoUrl);
     expect(sent.id).toMatch(/^_[0-9a-f]{40}$/);
@@ -85,7 +94,10 @@ describe('upstream SAML 2.0 sign-in (a Saml20 connection chosen by whr)', () => 
     expect(sent.xml).toContain('ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"');
     expect(sent.xml).toMatch(new RegExp(`<saml:Issuer[^>]*>${rp.server.url}/runtime/saml2</saml:Issuer>`));
     expect(sent.xml).not.toContain('IsPassive');
-    expect(sent.relayState).toMatch(/^v1\./);
+    // SAML 2.0 Bindings §3.4.3: RelayState MUST NOT exceed 80 bytes; the sign-in is kept under it, sealed.
+    expect(sent.relayState).toMatch(/^[\w-]{24}$/);
+    const kept = rowsOf(await execSql(rp.server)`select sealed from saml_relay_states where id = ${sent.relayState}`);
+    expect(kept).toEqual([{ sealed: expect.stringMatching(/^v1\./) }]);
   });
 
   it('signs the user matched by the e-mail NameID in and finishes the code flow (whr=name: and whr=urn:)', async () => {
@@ -290,12 +302,19 @@ describe('upstream SAML 2.0 sign-in: responses that are refused', () => {
     );
   });
 
-  it('a RelayState this service did not seal: a 400 page, nothing sent to the client', async () => {
+  it('a RelayState this service did not give, or a sign-in expired: a 400 page, nothing sent to the client', async () => {
     const agent = new Agent(rp.server.url);
     const sent = await startSignIn(agent);
-    const outcome = await post(agent, { ...sent, relayState: 'forged' }, answer(sent, { nameId: email }));
+    for (const relayState of ['forged', 'x'.repeat(81)]) {
+      const outcome = await post(agent, { ...sent, relayState }, answer(sent, { nameId: email }));
+      expect(outcome.page?.status).toBe(400);
+      expect(outcome.page?.html).toContain('the sign-in has expired or was not started here');
+    }
+    const late = await startSignIn(agent);
+    await execSql(rp.server)`update saml_relay_states set expires_at = now() - interval '1 second'
+      where id = ${late.relayState}`;
+    const outcome = await post(agent, late, answer(late, { nameId: email }));
     expect(outcome.page?.status).toBe(400);
-    expect(outcome.page?.html).toContain('the sign-in has expired or was not started here');
   });
 
   it('a verified result carried to another browser (login CSRF): a 400 page', async () => {

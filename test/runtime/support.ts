@@ -216,6 +216,11 @@ export function events(server: RuntimeServer, eventId: number): Record<string, u
 
 export { testPassword };
 
+/** The rows of a query, from either database driver (a `rows` field, or the array itself). */
+export function rowsOf(result: unknown): Record<string, unknown>[] {
+  return (result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[]);
+}
+
 /** Runs SQL against the server's database (to move time-dependent rows or change what the admin API guards). */
 export function execSql(server: RuntimeServer) {
   return (strings: TemplateStringsArray, ...values: unknown[]) => server.ctx.db.execute(sql(strings, ...values));

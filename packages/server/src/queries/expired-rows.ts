@@ -10,6 +10,7 @@ import {
   oneTimeCodes,
   refreshTokens,
   revokedAccessTokens,
+  samlRelayStates,
   sessions,
   usedSamlAssertions,
 } from '../db/schema/index.js';
@@ -28,6 +29,7 @@ export const expiredRowKinds = [
   'actionTokens',
   'oneTimeCodes',
   'usedSamlAssertions',
+  'samlRelayStates',
   'revokedAccessTokens',
   'correlationErrors',
 ] as const;
@@ -61,6 +63,7 @@ const kinds: Record<ExpiredRowKind, { table: PgTable; expired: (seconds: number)
     table: usedSamlAssertions,
     expired: (seconds) => olderThan(usedSamlAssertions.expiresAt, seconds),
   },
+  samlRelayStates: { table: samlRelayStates, expired: (seconds) => olderThan(samlRelayStates.expiresAt, seconds) },
   revokedAccessTokens: {
     table: revokedAccessTokens,
     expired: (seconds) => olderThan(revokedAccessTokens.expiresAt, seconds),

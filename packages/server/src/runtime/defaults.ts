@@ -94,6 +94,7 @@ export const runtimeDefaults = {
       actionTokens: 15 * 60,
       oneTimeCodes: 15 * 60,
       usedSamlAssertions: 15 * 60,
+      samlRelayStates: 15 * 60,
       revokedAccessTokens: 60 * 60,
     },
     correlationErrorRetention: 30 * 24 * 60 * 60,

@@ -13,6 +13,7 @@ import {
   oneTimeCodes,
   refreshTokens,
   revokedAccessTokens,
+  samlRelayStates,
   sessions,
   usedSamlAssertions,
 } from '../db/schema/index.js';
@@ -68,6 +69,7 @@ const none: RemovedRows = {
   actionTokens: 0,
   oneTimeCodes: 0,
   usedSamlAssertions: 0,
+  samlRelayStates: 0,
   revokedAccessTokens: 0,
   correlationErrors: 0,
 };
@@ -81,6 +83,7 @@ const labels: Record<ExpiredRowKind, [PgTable, PgColumn]> = {
   actionTokens: [actionTokens, actionTokens.tokenHash],
   oneTimeCodes: [oneTimeCodes, oneTimeCodes.codeHash],
   usedSamlAssertions: [usedSamlAssertions, usedSamlAssertions.assertionId],
+  samlRelayStates: [samlRelayStates, samlRelayStates.id],
   revokedAccessTokens: [revokedAccessTokens, revokedAccessTokens.jti],
   correlationErrors: [auditRecords, auditRecords.entityKey],
 };
@@ -193,6 +196,9 @@ async function insertRows(run: string): Promise<void> {
       ),
     );
   await ctx.db
+    .insert(samlRelayStates)
+    .values(each((id, expiresAt) => ({ id, sealed: 'sealed', expiresAt }), grace.samlRelayStates));
+  await ctx.db
     .insert(revokedAccessTokens)
     .values(each((jti, expiresAt) => ({ jti, expiresAt }), grace.revokedAccessTokens));
   const record = (entityKey: string, at: Date, operation = 'error', entityType = 'request') => ({
@@ -231,6 +237,7 @@ describe('removal of expired rows', () => {
       actionTokens: ['live', 'recent'],
       oneTimeCodes: ['live', 'recent'],
       usedSamlAssertions: ['live', 'recent'],
+      samlRelayStates: ['live', 'recent'],
       revokedAccessTokens: ['live', 'recent'],
       correlationErrors: ['not-an-error', 'recent'],
     });

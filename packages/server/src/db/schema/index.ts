@@ -5,4 +5,5 @@ export * from './directory.js';
 export * from './documents.js';
 export * from './oauth.js';
 export * from './one-time-codes.js';
+export * from './saml-relay-states.js';
 export * from './used-saml-assertions.js';

@@ -39,6 +39,8 @@ export interface FederationReply<S extends SentSignIn, P extends { connectionId:
   /** The form field that carries the sealed sign-in (RelayState, wctx), and the sealed value's kind. */
   stateField: string;
   stateKind: S['kind'];
+  /** The sealed sign-in the posted field stands for, when it carries a reference (default: the field itself). */
+  sealedState?(ctx: AppContext, posted: string): Promise<string | undefined>;
   /** The connection's provider, ready to verify with; UpstreamError when it cannot be used. */
   provider(ctx: AppContext, connectionId: string): Promise<P>;
   /** Verifies the posted answer; UpstreamError when it does not verify or reports a failure. */
@@ -104,7 +106,9 @@ export function federationReplyRoute<S extends SentSignIn, P extends { connectio
   const app = new Hono();
   app.post(reply.path, async (c) => {
     const form = await readPost(c);
-    const sent = openSealed<S>(ctx, form?.get(reply.stateField), reply.stateKind);
+    const posted = form?.get(reply.stateField);
+    const sealed = posted && reply.sealedState ? await reply.sealedState(ctx, posted) : posted;
+    const sent = openSealed<S>(ctx, sealed, reply.stateKind);
     if (!form || !sent) return errorPage(ctx, c, notStartedHere(), undefined);
     let connection = sent.connectionId;
     try {

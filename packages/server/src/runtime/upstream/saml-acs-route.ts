@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../../context.js';
+import { findRelayState } from '../../queries/saml-relay-states.js';
 import { runtimePaths } from '../defaults.js';
 import { federationReplyRoute } from './federation-reply.js';
 import { UpstreamError } from './provider.js';
@@ -9,7 +10,7 @@ import type { SamlState } from './saml-start.js';
 
 /**
  * The assertion consumer service of upstream SAML 2.0 sign-in (HTTP-POST binding): the SAMLResponse posted with the
- * sealed RelayState, checked by node-saml against the connection's certificates and the AuthnRequest it answers (an
+ * RelayState (the id of the sign-in kept at its start), checked by node-saml against the connection's certificates and the AuthnRequest it answers (an
  * EncryptedAssertion decrypted with this service's credential first). A NoPassive status (prompt=none) is
  * login_required to the client.
  */
@@ -18,6 +19,7 @@ export function samlAcsRoute(ctx: AppContext): Hono {
     path: runtimePaths.samlAcs,
     stateField: 'RelayState',
     stateKind: 'saml-relay-state' satisfies SamlState['kind'],
+    sealedState: async (ctx, relayState) => (relayState.length <= 80 ? findRelayState(ctx.db, relayState) : undefined),
     provider: samlIdentityProvider,
     verify: async (ctx, idp, form, sent: SamlState) => {
       const posted = form.get('SAMLResponse');

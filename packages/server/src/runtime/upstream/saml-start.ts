@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { keepRelayState } from '../../queries/saml-relay-states.js';
 import type { AuthenticationConnection } from '../authentication-connections.js';
 import type { FlowContext } from '../authorize/flow.js';
 import { browserBinding } from '../csrf.js';
@@ -7,7 +8,7 @@ import type { SentSignIn } from './federation-reply.js';
 import { type SentRequest, samlClient, samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
 import { usableProvider } from './usable-provider.js';
 
-/** What the SAML round trip carries in its RelayState, sealed: the request to go on with, and the checks. */
+/** What a SAML sign-in keeps, sealed, under its RelayState: the request to go on with, and the checks. */
 export interface SamlState extends SentSignIn {
   kind: 'saml-relay-state';
   /** The AuthnRequest sent: the response must answer it (InResponseTo). */
@@ -16,7 +17,7 @@ export interface SamlState extends SentSignIn {
 
 /**
  * Signs the person in at an upstream SAML 2.0 identity provider (a Saml20 connection chosen by `whr`): an
- * AuthnRequest over the HTTP-Redirect binding, the authorization request riding along sealed in RelayState;
+ * AuthnRequest over the HTTP-Redirect binding, the authorization request kept sealed under the RelayState's id;
  * prompt=none asks for a passive sign-in and prompt=login for a fresh one. The answer is posted to the ACS.
  */
 export async function startSamlSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
@@ -36,7 +37,10 @@ export async function startSamlSignIn(flow: FlowContext, connection: Authenticat
     passive: request.prompt.includes('none'),
     forceAuthn: request.prompt.includes('login'),
   });
-  const url = await client.getAuthorizeUrlAsync(ctx.box.seal(JSON.stringify(state)), undefined, {});
+  // RelayState may hold 80 bytes at most (SAML 2.0 Bindings §3.4.3): it names the sign-in, which is kept here.
+  const relayState = randomBytes(18).toString('base64url');
+  await keepRelayState(ctx.db, relayState, ctx.box.seal(JSON.stringify(state)), new Date(state.expiresAt));
+  const url = await client.getAuthorizeUrlAsync(relayState, undefined, {});
   c.header('Cache-Control', 'no-store');
   return c.redirect(url, 302);
 }
