@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent, formsOf, signIn } from './agent.js';
 import {
+  authorizeUrl,
   type CreatedClient,
   createClient,
   createUser,
@@ -25,14 +26,7 @@ beforeAll(async () => {
   user = await createUser(rp.server);
 });
 
-const authorize = (params: Record<string, string>) =>
-  `${rp.server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
-    client_id: client.clientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid',
-    ...params,
-  })}`;
+const authorize = (params: Record<string, string>) => authorizeUrl(rp.server, client, params);
 
 async function codeFor(config: oidc.Configuration, verifier?: string) {
   const url = oidc.buildAuthorizationUrl(config, {

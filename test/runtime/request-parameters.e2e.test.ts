@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiBase } from '../helpers/api.js';
 import { Agent, alertOf, formsOf, signIn } from './agent.js';
 import {
+  authorizeUrl,
   type CreatedClient,
   createClient,
   createUser,
@@ -46,14 +47,7 @@ async function verifiedPayload(jwt: string): Promise<Record<string, unknown>> {
   return JSON.parse(Buffer.from(payload, 'base64url').toString());
 }
 
-const authorizeUrl = (params: Record<string, string>, who = client) =>
-  `${rp.server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
-    client_id: who.clientId,
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    response_type: 'code',
-    ...params,
-  })}`;
+const authorize = (params: Record<string, string>, who = client) => authorizeUrl(rp.server, who, params);
 
 describe('hybrid responses and response modes', () => {
   it('code id_token in the fragment and by form_post (openid-client)', async () => {
@@ -91,8 +85,8 @@ describe('hybrid responses and response modes', () => {
 
   it('code token and code id_token token in the fragment, with c_hash and at_hash (checked by hand)', async () => {
     const agent = new Agent(rp.server.url);
-    await signIn(agent, authorizeUrl({}), user.userName, testPassword);
-    const codeToken = (await agent.navigate(authorizeUrl({ response_type: 'code token', state: 's' }))).left!;
+    await signIn(agent, authorize({}), user.userName, testPassword);
+    const codeToken = (await agent.navigate(authorize({ response_type: 'code token', state: 's' }))).left!;
     const fields = Object.fromEntries(new URLSearchParams(codeToken.hash.slice(1)));
     expect(Object.keys(fields).sort()).toEqual([
       'access_token',
@@ -105,7 +99,7 @@ describe('hybrid responses and response modes', () => {
     ]);
     expect(payloadOf(fields.access_token)).toMatchObject({ sub: user.id, client_id: client.clientId, scope: 'openid' });
 
-    const all = (await agent.navigate(authorizeUrl({ response_type: 'code id_token token', nonce: 'n-1' }))).left!;
+    const all = (await agent.navigate(authorize({ response_type: 'code id_token token', nonce: 'n-1' }))).left!;
     const got = Object.fromEntries(new URLSearchParams(all.hash.slice(1)));
     const idToken = await verifiedPayload(got.id_token);
     expect(idToken).toMatchObject({
@@ -119,10 +113,10 @@ describe('hybrid responses and response modes', () => {
   it('refuses query mode for a hybrid response and a hybrid response without nonce', async () => {
     const agent = new Agent(rp.server.url);
     const query = (
-      await agent.navigate(authorizeUrl({ response_type: 'code id_token', response_mode: 'query', nonce: 'x' }))
+      await agent.navigate(authorize({ response_type: 'code id_token', response_mode: 'query', nonce: 'x' }))
     ).left!;
     expect(query.searchParams.get('error')).toBe('invalid_request');
-    const noNonce = (await agent.navigate(authorizeUrl({ response_type: 'code id_token' }))).left!;
+    const noNonce = (await agent.navigate(authorize({ response_type: 'code id_token' }))).left!;
     expect(new URLSearchParams(noNonce.hash.slice(1)).get('error')).toBe('invalid_request');
   });
 });
@@ -130,10 +124,10 @@ describe('hybrid responses and response modes', () => {
 describe('prompt, max_age, login_hint, id_token_hint, acr_values', () => {
   it('prompt=none: login_required without a session, a code with one', async () => {
     const agent = new Agent(rp.server.url);
-    const without = (await agent.navigate(authorizeUrl({ prompt: 'none', state: 'p' }))).left!;
+    const without = (await agent.navigate(authorize({ prompt: 'none', state: 'p' }))).left!;
     expect(Object.fromEntries(without.searchParams)).toMatchObject({ error: 'login_required', state: 'p' });
-    await signIn(agent, authorizeUrl({}), user.userName, testPassword);
-    const withSession = (await agent.navigate(authorizeUrl({ prompt: 'none' }))).left!;
+    await signIn(agent, authorize({}), user.userName, testPassword);
+    const withSession = (await agent.navigate(authorize({ prompt: 'none' }))).left!;
     expect(withSession.searchParams.get('code')).toBeTruthy();
   });
 
@@ -142,10 +136,10 @@ describe('prompt, max_age, login_hint, id_token_hint, acr_values', () => {
     const agent = new Agent(rp.server.url);
     const first = await oidc.authorizationCodeGrant(
       config,
-      await signIn(agent, authorizeUrl({}), user.userName, testPassword),
+      await signIn(agent, authorize({}), user.userName, testPassword),
     );
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const again = await agent.navigate(authorizeUrl({ prompt: 'login' }));
+    const again = await agent.navigate(authorize({ prompt: 'login' }));
     expect(again.page?.html).toContain('name="password"');
     const done = await agent.submit(again.page!, { username: user.userName, password: testPassword });
     const second = await oidc.authorizationCodeGrant(config, done.left!);
@@ -155,7 +149,7 @@ describe('prompt, max_age, login_hint, id_token_hint, acr_values', () => {
   it('max_age: a session older than max_age must sign in again, and auth_time is in the ID token', async () => {
     const config = await rpConfig(rp.server, client);
     const agent = new Agent(rp.server.url);
-    await signIn(agent, authorizeUrl({}), user.userName, testPassword);
+    await signIn(agent, authorize({}), user.userName, testPassword);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', max_age: '1' });
     const outcome = await agent.navigate(url.toString());
@@ -168,7 +162,7 @@ describe('prompt, max_age, login_hint, id_token_hint, acr_values', () => {
   });
 
   it('login_hint prefills the user name', async () => {
-    const page = (await new Agent(rp.server.url).navigate(authorizeUrl({ login_hint: 'someone@example.test' }))).page!;
+    const page = (await new Agent(rp.server.url).navigate(authorize({ login_hint: 'someone@example.test' }))).page!;
     expect(formsOf(page)[0].fields.username).toBe('someone@example.test');
   });
 
@@ -177,20 +171,20 @@ describe('prompt, max_age, login_hint, id_token_hint, acr_values', () => {
     const other = await createUser(rp.server);
     const otherTokens = await oidc.authorizationCodeGrant(
       config,
-      await signIn(new Agent(rp.server.url), authorizeUrl({}), other.userName, testPassword),
+      await signIn(new Agent(rp.server.url), authorize({}), other.userName, testPassword),
     );
     const agent = new Agent(rp.server.url);
     const mine = await oidc.authorizationCodeGrant(
       config,
-      await signIn(agent, authorizeUrl({}), user.userName, testPassword),
+      await signIn(agent, authorize({}), user.userName, testPassword),
     );
-    const same = await agent.navigate(authorizeUrl({ prompt: 'none', id_token_hint: mine.id_token! }));
+    const same = await agent.navigate(authorize({ prompt: 'none', id_token_hint: mine.id_token! }));
     expect(same.left?.searchParams.get('code')).toBeTruthy();
-    const mismatch = await agent.navigate(authorizeUrl({ prompt: 'none', id_token_hint: otherTokens.id_token! }));
+    const mismatch = await agent.navigate(authorize({ prompt: 'none', id_token_hint: otherTokens.id_token! }));
     expect(mismatch.left?.searchParams.get('error')).toBe('login_required');
-    const asked = await agent.navigate(authorizeUrl({ id_token_hint: otherTokens.id_token! }));
+    const asked = await agent.navigate(authorize({ id_token_hint: otherTokens.id_token! }));
     expect(asked.page?.html).toContain('name="password"');
-    const forged = await agent.navigate(authorizeUrl({ id_token_hint: 'a.b.c' }));
+    const forged = await agent.navigate(authorize({ id_token_hint: 'a.b.c' }));
     expect(forged.left?.searchParams.get('error')).toBe('invalid_request');
   });
 
@@ -198,15 +192,15 @@ describe('prompt, max_age, login_hint, id_token_hint, acr_values', () => {
     const config = await rpConfig(rp.server, client);
     const agent = new Agent(rp.server.url);
     const acr = 'urn:idsvc:acr:gold';
-    const callback = await signIn(agent, authorizeUrl({ acr_values: `${acr} urn:other` }), user.userName, testPassword);
+    const callback = await signIn(agent, authorize({ acr_values: `${acr} urn:other` }), user.userName, testPassword);
     const tokens = await oidc.authorizationCodeGrant(config, callback);
     expect(tokens.claims()?.acr).toBe(acr);
     expect(payloadOf(tokens.access_token).acr).toBe(acr);
     // The session holds the class: asking for it again needs no sign-in, asking for another does.
     expect(
-      (await agent.navigate(authorizeUrl({ acr_values: acr, prompt: 'none' }))).left?.searchParams.get('code'),
+      (await agent.navigate(authorize({ acr_values: acr, prompt: 'none' }))).left?.searchParams.get('code'),
     ).toBeTruthy();
-    const other = await agent.navigate(authorizeUrl({ acr_values: 'urn:idsvc:acr:platinum', prompt: 'none' }));
+    const other = await agent.navigate(authorize({ acr_values: 'urn:idsvc:acr:platinum', prompt: 'none' }));
     expect(other.left?.searchParams.get('error')).toBe('login_required');
   });
 });
@@ -230,7 +224,7 @@ describe('whr and the username-and-password connections', () => {
       dependencyConnectionNames: ['UsernamePassword', secondConn.name],
     });
     const forgotLink = async (params: Record<string, string>) => {
-      const page = (await new Agent(rp.server.url).navigate(authorizeUrl(params, both))).page!;
+      const page = (await new Agent(rp.server.url).navigate(authorize(params, both))).page!;
       return /href="([^"]*ForgotPassword2[^"]*)"/.exec(page.html)?.[1].replace(/&amp;/g, '&');
     };
     // The higher index in the dependency list wins.
@@ -244,7 +238,7 @@ describe('whr and the username-and-password connections', () => {
     expect(await forgotLink({ whr: 'urn:urn:idsvc:test:passwords' })).toBe(
       `/runtime/ResetPassword/ForgotPassword2?connectionId=${secondConn.id}`,
     );
-    const unknown = await new Agent(rp.server.url).navigate(authorizeUrl({ whr: 'name:Nope' }, both));
+    const unknown = await new Agent(rp.server.url).navigate(authorize({ whr: 'name:Nope' }, both));
     expect(unknown.left?.searchParams.get('error')).toBe('invalid_request');
   });
 
@@ -263,7 +257,7 @@ describe('whr and the username-and-password connections', () => {
     });
     const victim = await createUser(rp.server);
     const agent = new Agent(rp.server.url);
-    let page = (await agent.navigate(authorizeUrl({}, strictClient))).page!;
+    let page = (await agent.navigate(authorize({}, strictClient))).page!;
     for (let i = 0; i < 3; i++) {
       page = (await agent.submit(page, { username: victim.userName, password: 'wrong' })).page!;
       expect(alertOf(page)).toBe('The user name or password is incorrect.');

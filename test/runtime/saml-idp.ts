@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { makeSamlSigner, type SamlSigner } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { apiBase } from '../helpers/api.js';
 import type { Agent } from './agent.js';
-import { type CreatedClient, type RuntimeServer, rpConfig } from './support.js';
+import { authorizeUrl, type CreatedClient, type RuntimeServer, rpConfig } from './support.js';
 
 /** Upstream SAML 2.0 sign-in in end-to-end tests: the identity provider's side, as the browser carries it. */
 
@@ -44,15 +44,7 @@ export async function createSaml20Connection(
   return (created.body as { id: string }).id;
 }
 
-/** An authorization request of the client (code flow, openid) with more parameters. */
-export const authorizeUrl = (server: RuntimeServer, client: CreatedClient, params: Record<string, string>) =>
-  `${server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
-    client_id: client.clientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid',
-    ...params,
-  })}`;
+export { authorizeUrl };
 
 export const acsUrl = (server: RuntimeServer) => `${server.url}/runtime/saml2/acs.idp`;
 

@@ -216,6 +216,25 @@ export function events(server: RuntimeServer, eventId: number): Record<string, u
 
 export { testPassword };
 
+/** The redirect address the runtime tests' clients register (nothing listens there: the agent stops before it). */
+export const TEST_REDIRECT_URI = 'http://127.0.0.1:9/cb';
+
+/** An authorization request of the client: code flow, scope openid, `TEST_REDIRECT_URI`, then `params` over them. */
+export function authorizeUrl(
+  server: RuntimeServer,
+  client: CreatedClient,
+  params: Record<string, string> = {},
+): string {
+  const query = new URLSearchParams({
+    client_id: client.clientId,
+    redirect_uri: TEST_REDIRECT_URI,
+    response_type: 'code',
+    scope: 'openid',
+    ...params,
+  });
+  return `${server.url}/runtime/oauth2/authorize.idp?${query}`;
+}
+
 /** The rows of a query, from either database driver (a `rows` field, or the array itself). */
 export function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiBase } from '../helpers/api.js';
 import { Agent } from './agent.js';
 import {
+  authorizeUrl,
   type CreatedClient,
   createClient,
   createUser,
@@ -65,14 +66,7 @@ beforeAll(async () => {
 });
 afterAll(() => upstream?.server.close());
 
-const authorize = (params: Record<string, string>) =>
-  `${rp.server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
-    client_id: client.clientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid',
-    ...params,
-  })}`;
+const authorize = (params: Record<string, string>) => authorizeUrl(rp.server, client, params);
 
 describe('sign-in at an upstream provider (GenericOidcProvider, chosen by whr)', () => {
   it('offers the provider on the login page', async () => {

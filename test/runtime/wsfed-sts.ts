@@ -8,7 +8,7 @@ import {
 } from '../../packages/server/src/test-support/wsfed-identity-provider.js';
 import { apiBase } from '../helpers/api.js';
 import type { Agent, Outcome } from './agent.js';
-import { type CreatedClient, createClient, rpConfig, runtimeServerPerFile, unique } from './support.js';
+import { authorizeUrl, type CreatedClient, createClient, rpConfig, runtimeServerPerFile, unique } from './support.js';
 
 export const redirectUri = 'http://127.0.0.1:9/cb';
 /** The security token service's sign-on address: never reached, the agent stops where the browser would leave. */
@@ -43,14 +43,7 @@ export function wsfedRelyingParty() {
     });
   });
 
-  const authorize = (params: Record<string, string>) =>
-    `${rp.server.url}/runtime/oauth2/authorize.idp?${new URLSearchParams({
-      client_id: the.client.clientId,
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      scope: 'openid',
-      ...params,
-    })}`;
+  const authorize = (params: Record<string, string>) => authorizeUrl(rp.server, the.client, params);
   const realm = () => `${rp.server.url}/runtime/wsfed`;
   const replyUrl = () => `${rp.server.url}/runtime/wsfed/reply.idp`;
 
