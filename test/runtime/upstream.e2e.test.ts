@@ -1,11 +1,9 @@
 import type { Server } from 'node:http';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiBase } from '../helpers/api.js';
 import { Agent } from './agent.js';
+import { startUpstream, upstreamSecret } from './oidc-upstream.js';
 import {
   authorizeUrl,
   type CreatedClient,
@@ -19,33 +17,9 @@ import {
 
 const rp = runtimeServerPerFile();
 const redirectUri = 'http://127.0.0.1:9/cb';
-const upstreamSecret = 'upstream-client-secret-0123456789';
 let upstream: { url: string; server: Server };
 let upstreamName: string;
 let client: CreatedClient;
-
-/** An upstream OpenID Connect provider (node-oidc-provider) whose accounts are e-mail addresses. */
-async function startUpstream(callback: string) {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(url, {
-    clients: [
-      {
-        client_id: 'idsvc-upstream-client',
-        client_secret: upstreamSecret,
-        redirect_uris: [callback],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { email: ['email'], openid: ['sub'] },
-    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: id }) }),
-    cookies: { keys: ['upstream-test-cookie-key'] },
-  });
-  server.on('request', provider.callback());
-  return { url, server };
-}
 
 beforeAll(async () => {
   upstream = await startUpstream(`${rp.server.url}/runtime/oauth2/callback.idp`);

@@ -127,9 +127,13 @@ export const runtimePaths = {
   deviceAuthorization: '/runtime/oauth2/deviceauthorization.idp',
   device: '/runtime/oauth2/device.idp',
   upstreamCallback: '/runtime/oauth2/callback.idp',
+  /** Where an upstream OpenID Connect provider or WS-Federation service sends the browser back after its sign-out. */
+  upstreamLogoutReturn: '/runtime/oauth2/logout-return.idp',
   /** Upstream SAML 2.0 sign-in: this service's entity id as a service provider, its ACS and its metadata. */
   samlEntityId: '/runtime/saml2',
   samlAcs: '/runtime/saml2/acs.idp',
+  /** Single logout service (HTTP-Redirect): the identity provider's LogoutResponse comes back here. */
+  samlSlo: '/runtime/saml2/slo.idp',
   samlMetadata: '/runtime/saml2/metadata.idp',
   /** Upstream WS-Federation sign-in: this service's realm (wtrealm) and the reply address tokens are posted to. */
   wsfedRealm: '/runtime/wsfed',

@@ -9,10 +9,14 @@ import { findClient, type OAuthClient } from './clients.js';
 import { CSRF_FIELD, csrfToken, csrfValid } from './csrf.js';
 import { runtimePaths } from './defaults.js';
 import { readForm } from './form.js';
-import { LoggedOutPage, LogoutConfirmPage } from './pages/logout.js';
+import { LogoutConfirmPage } from './pages/logout.js';
 import { sendPage, textsFor } from './pages/render.js';
 import { type BrowserSession, currentSession, endSession } from './session.js';
 import { verifyIssuedToken } from './token-verify.js';
+import type { LogoutFinish } from './upstream/logout-continuation.js';
+import { finishLogout } from './upstream/logout-finish.js';
+import { upstreamLogout, upstreamLogoutTarget } from './upstream/upstream-logout.js';
+import { sessionUpstream, type UpstreamSignIn } from './upstream/upstream-session.js';
 
 const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -32,7 +36,9 @@ interface LogoutRequest {
  * request (`id_token_hint`, `client_id`, `post_logout_redirect_uri`, `state`), check the hint was issued by this
  * service to the client, check the return address is registered for the client (else an error page, never a
  * redirect), then sign out: at once when the hint names the signed-in session, after a CSRF-protected confirmation
- * otherwise. Ends with a redirect to the return address (with `state`) or the signed-out page.
+ * otherwise. Ends with a redirect to the return address (with `state`) or the signed-out page. A session started
+ * through an upstream provider is ended here first, then the browser signs out at the provider, which sends it back
+ * to that same end (upstream/upstream-logout.ts).
  */
 export function endSessionRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -47,6 +53,7 @@ export function endSessionRoute(ctx: AppContext): Hono {
       throw error;
     }
     const session = await currentSession(ctx, c);
+    let upstream: UpstreamSignIn | undefined;
     if (session) {
       const confirmed = c.req.method === 'POST' && params.get('logout') === 'yes';
       if (confirmed) {
@@ -62,17 +69,21 @@ export function endSessionRoute(ctx: AppContext): Hono {
       } else if (!(await hintNamesSession(ctx, request, session))) {
         return confirmPage(ctx, c, request, session);
       }
+      upstream = await sessionUpstream(ctx, session.id);
       await endSession(ctx, c);
     }
-    if (request.returnTo) {
-      const url = new URL(request.returnTo);
-      const state = params.get('state');
-      if (state) url.searchParams.append('state', state);
+    const status = c.req.method === 'GET' ? 302 : 303;
+    const finish: LogoutFinish = {
+      returnTo: request.returnTo,
+      state: params.get('state') ?? undefined,
+      uiLocales: params.get('ui_locales') ?? undefined,
+    };
+    const next = upstream ? await upstreamLogout(ctx, c, upstream, finish) : undefined;
+    if (next?.redirect) {
       c.header('Cache-Control', 'no-store');
-      return c.redirect(url.toString(), c.req.method === 'GET' ? 302 : 303);
+      return c.redirect(next.redirect, status);
     }
-    const t = await textsFor(ctx, c, params.get('ui_locales') ?? undefined);
-    return sendPage(ctx, c, LoggedOutPage({ t }));
+    return finishLogout(ctx, c, finish, { status, upstreamUnconfirmed: next?.upstreamUnconfirmed });
   };
   app.get(runtimePaths.endSession, handler);
   app.post(runtimePaths.endSession, handler);
@@ -126,5 +137,8 @@ async function confirmPage(ctx: AppContext, c: Context, request: LogoutRequest, 
   const t = await textsFor(ctx, c, request.params.get('ui_locales') ?? undefined);
   const hidden = Object.fromEntries(carried.map((name) => [name, request.params.get(name) ?? undefined]));
   const page = LogoutConfirmPage({ t, hidden, csrf: await csrfToken(ctx, c, 'logout', [session.id]) });
-  return sendPage(ctx, c, page, { formTargets: request.returnTo ? [request.returnTo] : [] });
+  // The confirmed form leads to the upstream provider's sign-out first, when the session was signed in there.
+  const upstream = await upstreamLogoutTarget(ctx, await sessionUpstream(ctx, session.id));
+  const formTargets = [request.returnTo, upstream].filter((t): t is string => t !== undefined);
+  return sendPage(ctx, c, page, { formTargets });
 }

@@ -67,6 +67,8 @@ export interface NewSession {
   amr: string[];
   /** A session this sign-in replaces (ended). */
   replaces?: string;
+  /** The upstream sign-in that started the session, sealed (upstream/upstream-session.ts): for logout there. */
+  upstream?: string;
 }
 
 /** Starts a session (its id is random; the lifetime is system setup's) and sets the cookie. */
@@ -81,9 +83,15 @@ export async function startSession(
   const expiresAt = new Date(now.getTime() + sessionLifetime * 1000);
   await ctx.db.transaction(async (tx) => {
     if (input.replaces) await endSessionRow(tx, input.replaces);
-    await tx
-      .insert(sessions)
-      .values({ id, userId: input.userId, authTime: now, acr: input.acr, amr: input.amr, expiresAt });
+    await tx.insert(sessions).values({
+      id,
+      userId: input.userId,
+      authTime: now,
+      acr: input.acr,
+      amr: input.amr,
+      expiresAt,
+      upstream: input.upstream ?? null,
+    });
   });
   setCookie(c, runtimeDefaults.sessionCookie, id, {
     path: '/runtime',

@@ -93,6 +93,8 @@ export const sessions = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
     endedAt: at('ended_at'),
+    /** The upstream sign-in the session was started by (connection, protocol, what logout there needs), sealed. */
+    upstream: text('upstream'),
   },
   (t) => [index('sessions_user').on(t.userId), index('sessions_expires').on(t.expiresAt)],
 );

@@ -1,6 +1,6 @@
 import { CSRF_FIELD } from '../csrf.js';
 import { runtimePaths } from '../defaults.js';
-import { Hidden, Layout } from './layout.js';
+import { Hidden, Layout, Message } from './layout.js';
 import type { PageText } from './render.js';
 
 /** Asks before signing out when the request does not prove it comes from the signed-in person's client. */
@@ -22,7 +22,8 @@ export function LogoutConfirmPage(props: { t: PageText; csrf: string; hidden: Re
   );
 }
 
-export function LoggedOutPage(props: { t: PageText }) {
+/** The signed-out page; `upstreamUnconfirmed`: the upstream provider's sign-out could not be confirmed. */
+export function LoggedOutPage(props: { t: PageText; upstreamUnconfirmed?: boolean | undefined }) {
   const { t } = props;
   return (
     <Layout lang={t.lang} title={t('logout.title')}>
@@ -32,6 +33,7 @@ export function LoggedOutPage(props: { t: PageText }) {
       ) : (
         <p>{t('logout.done')}</p>
       )}
+      {props.upstreamUnconfirmed ? <Message kind="error" text={t('logout.upstreamUnconfirmed')} /> : null}
     </Layout>
   );
 }

@@ -35,6 +35,8 @@ const en = {
   'logout.confirm': 'Do you want to sign out?',
   'logout.submit': 'Sign out',
   'logout.done': 'You are signed out.',
+  'logout.upstreamUnconfirmed':
+    'Signing out at the identity provider you signed in with could not be confirmed: you may still be signed in there.',
   'logout.continue': 'Continue',
   'error.title': 'Something went wrong',
   'error.intro': 'The request cannot be completed.',
@@ -117,6 +119,8 @@ const nl: Record<TextKey, string> = {
   'logout.confirm': 'Wilt u zich afmelden?',
   'logout.submit': 'Afmelden',
   'logout.done': 'U bent afgemeld.',
+  'logout.upstreamUnconfirmed':
+    'Het afmelden bij de identiteitsprovider waarmee u zich aanmeldde kon niet worden bevestigd: mogelijk bent u daar nog aangemeld.',
   'logout.continue': 'Verder',
   'error.title': 'Er ging iets mis',
   'error.intro': 'Het verzoek kan niet worden afgerond.',

@@ -63,7 +63,7 @@ export function upstreamCallbackRoute(ctx: AppContext): Hono {
           c.req.query('error_description') ?? 'the identity provider refused the sign-in',
         );
       }
-      const claims = await redeemCode(provider, {
+      const { claims, idToken } = await redeemCode(provider, {
         code: c.req.query('code') ?? '',
         redirectUri: callbackUrl(ctx.baseUrl()),
         verifier: state.verifier,
@@ -73,6 +73,7 @@ export function upstreamCallbackRoute(ctx: AppContext): Hono {
         email: typeof claims.email === 'string' ? claims.email : undefined,
         acr: typeof claims.acr === 'string' ? claims.acr : undefined,
         connection: provider.name,
+        upstream: { connectionId: provider.connectionId, protocol: 'oidc', idToken },
       });
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;

@@ -6,6 +6,7 @@ import { runtimeDefaults } from '../defaults.js';
 import { AccessDenied } from '../oauth-errors.js';
 import { logOAuthError } from '../oauth-log.js';
 import { findSession, sessionIdOf, startSession } from '../session.js';
+import { sealUpstreamSignIn, type UpstreamSignIn } from './upstream-session.js';
 
 /** The person an upstream identity provider vouched for. */
 export interface UpstreamIdentity {
@@ -15,12 +16,14 @@ export interface UpstreamIdentity {
   acr?: string | undefined;
   /** The connection's name (for the log). */
   connection: string;
+  /** The sign-in at the provider, kept with the session so that logout here goes on to the provider. */
+  upstream?: UpstreamSignIn | undefined;
 }
 
 /**
  * After an upstream provider signed the person in: the local user is the active, unlocked one whose e-mail address
- * is the provider's (else access_denied to the client); a federated session (`amr` fed) is started and the
- * authorization request goes on.
+ * is the provider's (else access_denied to the client); a federated session (`amr` fed) is started, remembering the
+ * upstream sign-in sealed, and the authorization request goes on.
  */
 export async function continueUpstreamSignIn(
   ctx: AppContext,
@@ -36,7 +39,13 @@ export async function continueUpstreamSignIn(
     return runAuthorization(ctx, c, params, { failure: denied });
   }
   const acr = identity.acr ?? runtimeDefaults.passwordAcr;
-  const sessionId = await startSession(ctx, c, { userId: user.id, acr, amr: ['fed'], replaces: sessionIdOf(c) });
+  const sessionId = await startSession(ctx, c, {
+    userId: user.id,
+    acr,
+    amr: ['fed'],
+    replaces: sessionIdOf(c),
+    ...(identity.upstream ? { upstream: sealUpstreamSignIn(ctx.box, identity.upstream) } : {}),
+  });
   return runAuthorization(ctx, c, params, {
     session: await findSession(ctx.db, sessionId),
     authenticatedSession: sessionId,

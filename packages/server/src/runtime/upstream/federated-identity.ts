@@ -4,6 +4,8 @@ export interface FederatedIdentity {
   nameIdFormat?: string;
   /** From an e-mail NameID, else from the usual e-mail attributes. */
   email?: string;
+  /** The SessionIndex of the SAML 2.0 AuthnStatement: the identity provider's session, named again at logout. */
+  sessionIndex?: string;
   /** The authentication class (SAML 2.0 AuthnContextClassRef, SAML 1.1 AuthenticationMethod). */
   acr?: string;
   /** The ID of the assertion (SAML 1.1 AssertionID), which may be accepted once only. */

@@ -11,6 +11,7 @@ import { logUpstreamError } from '../oauth-log.js';
 import { continueUpstreamSignIn } from './continue-sign-in.js';
 import type { FederatedIdentity } from './federated-identity.js';
 import { UpstreamError } from './provider.js';
+import type { UpstreamSignIn } from './upstream-session.js';
 
 /** What a sign-in sent upstream carries sealed (RelayState, wctx): the request to go on with, and the checks. */
 export interface SentSignIn {
@@ -29,6 +30,8 @@ interface VerifiedSignIn {
   connection: string;
   email?: string;
   acr?: string;
+  /** The sign-in at the provider, for the session to remember. */
+  upstream: UpstreamSignIn;
   browser: string;
   expiresAt: number;
 }
@@ -36,6 +39,8 @@ interface VerifiedSignIn {
 /** A federation protocol's reply address: where its answer is posted, and how it is verified. */
 export interface FederationReply<S extends SentSignIn, P extends { connectionId: string; name: string }> {
   path: string;
+  /** The protocol, as the session remembers its upstream sign-in. */
+  protocol: 'saml' | 'wsfed';
   /** The form field that carries the sealed sign-in (RelayState, wctx), and the sealed value's kind. */
   stateField: string;
   stateKind: S['kind'];
@@ -88,6 +93,21 @@ async function acceptOnce(ctx: AppContext, connectionId: string, identity: Feder
   }
 }
 
+/** What logout at the provider will need of the verified assertion: its NameID and SessionIndex. */
+function upstreamSignIn(
+  protocol: UpstreamSignIn['protocol'],
+  connectionId: string,
+  identity: FederatedIdentity,
+): UpstreamSignIn {
+  return {
+    connectionId,
+    protocol,
+    nameId: identity.nameId,
+    ...(identity.nameIdFormat ? { nameIdFormat: identity.nameIdFormat } : {}),
+    ...(identity.sessionIndex ? { sessionIndex: identity.sessionIndex } : {}),
+  };
+}
+
 const notStartedHere = () => new PageError('invalid_request', 'the sign-in has expired or was not started here');
 
 /**
@@ -122,6 +142,7 @@ export function federationReplyRoute<S extends SentSignIn, P extends { connectio
         connection: provider.name,
         ...(identity.email ? { email: identity.email } : {}),
         ...(identity.acr ? { acr: identity.acr } : {}),
+        upstream: upstreamSignIn(reply.protocol, provider.connectionId, identity),
         browser: sent.browser,
         expiresAt: Date.now() + runtimeDefaults.samlResultLifetime * 1000,
       };
@@ -144,6 +165,7 @@ export function federationReplyRoute<S extends SentSignIn, P extends { connectio
       email: result.email,
       acr: result.acr,
       connection: result.connection,
+      upstream: result.upstream,
     });
   });
   return app;

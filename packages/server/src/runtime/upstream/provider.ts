@@ -16,6 +16,8 @@ export interface UpstreamProvider {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   userinfoEndpoint?: string;
+  /** Its RP-Initiated Logout endpoint, when its discovery document names one. */
+  endSessionEndpoint?: string;
   jwks: ReturnType<typeof createRemoteJWKSet>;
 }
 
@@ -83,8 +85,15 @@ export async function upstreamProvider(
     authorizationEndpoint: String(metadata.authorization_endpoint ?? ''),
     tokenEndpoint: String(metadata.token_endpoint ?? ''),
     ...(typeof metadata.userinfo_endpoint === 'string' ? { userinfoEndpoint: metadata.userinfo_endpoint } : {}),
+    ...(typeof metadata.end_session_endpoint === 'string' ? { endSessionEndpoint: metadata.end_session_endpoint } : {}),
     jwks,
   };
+}
+
+/** What a redeemed code gives: the person's claims and the ID token as issued (the hint for logout there). */
+export interface RedeemedCode {
+  claims: JWTPayload;
+  idToken: string;
 }
 
 /**
@@ -94,7 +103,7 @@ export async function upstreamProvider(
 export async function redeemCode(
   provider: UpstreamProvider,
   input: { code: string; redirectUri: string; verifier?: string | undefined; nonce: string },
-): Promise<JWTPayload> {
+): Promise<RedeemedCode> {
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
     code: input.code,
@@ -146,9 +155,9 @@ export async function redeemCode(
   // Providers may leave the scope's claims out of the ID token when they issue an access token: ask userinfo.
   if (idClaims.email === undefined && provider.userinfoEndpoint && typeof body.access_token === 'string') {
     const more = await userinfo(provider.userinfoEndpoint, body.access_token);
-    if (more.sub === idClaims.sub) return { ...more, ...idClaims };
+    if (more.sub === idClaims.sub) return { claims: { ...more, ...idClaims }, idToken: body.id_token };
   }
-  return idClaims;
+  return { claims: idClaims, idToken: body.id_token };
 }
 
 async function userinfo(endpoint: string, accessToken: string): Promise<JWTPayload> {

@@ -17,6 +17,7 @@ import type { SamlState } from './saml-start.js';
 export function samlAcsRoute(ctx: AppContext): Hono {
   return federationReplyRoute(ctx, {
     path: runtimePaths.samlAcs,
+    protocol: 'saml',
     stateField: 'RelayState',
     stateKind: 'saml-relay-state' satisfies SamlState['kind'],
     sealedState: async (ctx, relayState) => (relayState.length <= 80 ? findRelayState(ctx.db, relayState) : undefined),

@@ -4,15 +4,16 @@ import { Hono } from 'hono';
 import type { AppContext } from '../../context.js';
 import { connections } from '../../db/schema/index.js';
 import { runtimePaths } from '../defaults.js';
-import { samlServiceProvider } from './saml-provider.js';
+import { HTTP_REDIRECT_BINDING, samlServiceProvider } from './saml-provider.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `GET /runtime/saml2/metadata.idp[?connectionId=<guid>]`: this service's SAML 2.0 service provider metadata (entity
- * id, assertion consumer service, and the certificate of its credential as signing and encryption key), to register
- * at an identity provider. With the id of a Saml20 authentication connection it states that connection's NameID
- * format, whether it wants signed assertions and whether its AuthnRequests are signed; 404 for any other id.
+ * id, assertion consumer service, single logout service (HTTP-Redirect), and the certificate of its credential as
+ * signing and encryption key), to register at an identity provider. With the id of a Saml20 authentication
+ * connection it states that connection's NameID format, whether it wants signed assertions and whether its
+ * AuthnRequests are signed; 404 for any other id.
  */
 export function samlMetadataRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -40,6 +41,7 @@ export function samlMetadataRoute(ctx: AppContext): Hono {
     const xml = generateServiceProviderMetadata({
       issuer: sp.entityId,
       callbackUrl: sp.acsUrl,
+      logoutCallbackUrl: sp.sloUrl,
       identifierFormat: typeof configuration.nameIdFormat === 'string' ? configuration.nameIdFormat : null,
       wantAssertionsSigned: configuration.wantAssertionsSigned !== false,
       // The key itself goes nowhere: node-saml wants it only to publish the certificate as KeyDescriptors.
@@ -48,7 +50,7 @@ export function samlMetadataRoute(ctx: AppContext): Hono {
       decryptionPvk: privateKeyPem,
       decryptionCert: certificatePem,
     });
-    return c.body(authnRequestsSigned(xml, configuration.signAuthenticationRequests === true), 200, {
+    return c.body(redirectLogout(authnRequestsSigned(xml, configuration.signAuthenticationRequests === true)), 200, {
       'Content-Type': 'application/samlmetadata+xml; charset=utf-8',
     });
   });
@@ -61,4 +63,9 @@ export function samlMetadataRoute(ctx: AppContext): Hono {
  */
 function authnRequestsSigned(xml: string, signed: boolean): string {
   return xml.replace(/(<SPSSODescriptor\b[^>]*?\bAuthnRequestsSigned=")[^"]*"/, `$1${signed}"`);
+}
+
+/** node-saml states the single logout service with the HTTP-POST binding; this service's takes HTTP-Redirect. */
+function redirectLogout(xml: string): string {
+  return xml.replace(/(<SingleLogoutService\b[^>]*?\bBinding=")[^"]*"/, `$1${HTTP_REDIRECT_BINDING}"`);
 }

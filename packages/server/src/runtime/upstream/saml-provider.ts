@@ -17,6 +17,8 @@ export interface SamlIdentityProvider {
   entityId: string;
   /** Its single sign-on service of the HTTP-Redirect binding. */
   ssoUrl: string;
+  /** Its single logout service of the HTTP-Redirect binding, if it has one. */
+  sloUrl?: string;
   /** PEM certificates whose keys may sign its responses and assertions. */
   certificates: string[];
   nameIdFormat?: string;
@@ -29,6 +31,8 @@ export interface SamlIdentityProvider {
 export interface SamlServiceProvider {
   entityId: string;
   acsUrl: string;
+  /** The single logout service (HTTP-Redirect) the identity provider's LogoutResponse comes back to. */
+  sloUrl: string;
   credential: SamlCredential;
 }
 
@@ -39,8 +43,16 @@ export async function samlServiceProvider(
   return {
     entityId: `${baseUrl}${runtimePaths.samlEntityId}`,
     acsUrl: `${baseUrl}${runtimePaths.samlAcs}`,
+    sloUrl: `${baseUrl}${runtimePaths.samlSlo}`,
     credential: await samlCredential(ctx),
   };
+}
+
+/** The first endpoint of the HTTP-Redirect binding of a list of SAML endpoints. */
+function redirectService(services: unknown): { location: string } | undefined {
+  const list = Array.isArray(services) ? (services as { binding?: unknown; location?: unknown }[]) : [];
+  const found = list.find((s) => s.binding === HTTP_REDIRECT_BINDING && typeof s.location === 'string');
+  return found ? { location: String(found.location) } : undefined;
 }
 
 /**
@@ -56,10 +68,8 @@ export async function samlIdentityProvider(
     throw new UpstreamError('server_error', 'the connection is not an enabled Saml20 authentication connection');
   }
   const config = row.configuration;
-  const services = Array.isArray(config.singleSignOnServices)
-    ? (config.singleSignOnServices as { binding?: unknown; location?: unknown }[])
-    : [];
-  const sso = services.find((s) => s.binding === HTTP_REDIRECT_BINDING && typeof s.location === 'string');
+  const sso = redirectService(config.singleSignOnServices);
+  const slo = redirectService(config.singleLogoutServices);
   if (!sso) throw new UpstreamError('server_error', 'the connection has no HTTP-Redirect single sign-on service');
   const usable = await usableCertificates(ctx.db, row.certificates);
   if (usable.length === 0) throw new UpstreamError('server_error', 'the connection has no valid signing certificate');
@@ -68,6 +78,7 @@ export async function samlIdentityProvider(
     name: row.name,
     entityId: String(config.entityId ?? row.entityId ?? ''),
     ssoUrl: String(sso.location),
+    ...(slo ? { sloUrl: slo.location } : {}),
     certificates: usable,
     ...(typeof config.nameIdFormat === 'string' ? { nameIdFormat: config.nameIdFormat } : {}),
     wantAssertionsSigned: config.wantAssertionsSigned !== false,
@@ -84,9 +95,9 @@ export interface SentRequest {
 
 /**
  * A request id store for node-saml that holds nothing in memory: the one id it knows is the request of this
- * sign-in, which travels sealed in the RelayState (several instances may serve one sign-in).
+ * sign-in (or logout), which is kept sealed under the RelayState (several instances may serve one sign-in).
  */
-function sealedRequestCache(sent: SentRequest): CacheProvider {
+export function sealedRequestCache(sent: SentRequest): CacheProvider {
   return {
     saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
     getAsync: async (key) => (key === sent.id ? new Date(sent.issuedAt).toISOString() : null),

@@ -1,25 +1,16 @@
 import { type Profile, SamlStatusError } from '@node-saml/node-saml';
-import { XMLParser } from 'fast-xml-parser';
 import { runtimeDefaults } from '../defaults.js';
 import { type FederatedIdentity, federatedEmail } from './federated-identity.js';
 import { UpstreamError } from './provider.js';
 import { type SamlIdentityProvider, type SamlServiceProvider, type SentRequest, samlClient } from './saml-provider.js';
+import { samlFieldParser } from './saml-xml.js';
 
 /** The person the identity provider vouched for. */
 export type SamlIdentity = FederatedIdentity;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  processEntities: false,
-  parseAttributeValue: false,
-  parseTagValue: false,
-});
-
 /** The Destination of the Response element (HTTP-POST binding §3.5.5.2), when it has one. */
 function destinationOf(xml: string): string | undefined {
-  const parsed = parser.parse(xml) as { Response?: { '@Destination'?: unknown } };
+  const parsed = samlFieldParser.parse(xml) as { Response?: { '@Destination'?: unknown } };
   const destination = parsed.Response?.['@Destination'];
   return typeof destination === 'string' ? destination : undefined;
 }
@@ -127,6 +118,9 @@ export async function readSamlResponse(
   return {
     nameId: profile.nameID,
     ...(profile.nameIDFormat ? { nameIdFormat: profile.nameIDFormat } : {}),
+    ...(typeof profile.sessionIndex === 'string' && profile.sessionIndex !== ''
+      ? { sessionIndex: profile.sessionIndex }
+      : {}),
     ...(email ? { email } : {}),
     ...(acr ? { acr } : {}),
     assertionId,

@@ -13,6 +13,8 @@ export interface WsFedTokenService {
   entityId: string;
   /** Its passive requestor endpoint, where the browser is sent with wa=wsignin1.0. */
   signOnUrl: string;
+  /** Its sign-out address (wa=wsignout1.0), when it differs from the sign-on address. */
+  signOutUrl?: string;
   /** PEM certificates whose keys may sign its assertions. */
   certificates: string[];
 }
@@ -50,6 +52,9 @@ export async function wsfedTokenService(ctx: Pick<AppContext, 'db'>, connectionI
     name: row.name,
     entityId,
     signOnUrl: config.singleSignOnUrl,
+    ...(typeof config.singleLogoutUrl === 'string' && config.singleLogoutUrl !== ''
+      ? { signOutUrl: config.singleLogoutUrl }
+      : {}),
     certificates: usable,
   };
 }

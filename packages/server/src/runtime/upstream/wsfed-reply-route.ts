@@ -15,6 +15,7 @@ import { readWsFedResult } from './wsfed-token.js';
 export function wsfedReplyRoute(ctx: AppContext): Hono {
   return federationReplyRoute(ctx, {
     path: runtimePaths.wsfedReply,
+    protocol: 'wsfed',
     stateField: 'wctx',
     stateKind: 'wsfed-context' satisfies WsFedContext['kind'],
     provider: wsfedTokenService,

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import { type Profile, SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { AppContext } from '../../context.js';
+import { keepRelayState } from '../../queries/saml-relay-states.js';
+import { runtimeDefaults } from '../defaults.js';
+import { type LogoutContinuation, sealContinuation } from './logout-continuation.js';
+import { UpstreamError } from './provider.js';
+import {
+  type SamlIdentityProvider,
+  type SamlServiceProvider,
+  type SentRequest,
+  samlIdentityProvider,
+  samlServiceProvider,
+  sealedRequestCache,
+} from './saml-provider.js';
+import { samlFieldParser } from './saml-xml.js';
+import type { UpstreamSignIn } from './upstream-session.js';
+
+const UNSPECIFIED_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
+const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+
+/**
+ * A node-saml client for logout at one identity provider: the LogoutRequest it sends to the provider's single logout
+ * service (HTTP-Redirect), always signed with this service's credential, and the LogoutResponse that must answer it.
+ */
+function logoutClient(idp: SamlIdentityProvider, sp: SamlServiceProvider, sent: SentRequest): SAML {
+  const config: SamlConfig = {
+    issuer: sp.entityId,
+    callbackUrl: sp.acsUrl,
+    audience: sp.entityId,
+    entryPoint: idp.ssoUrl,
+    logoutUrl: idp.sloUrl ?? idp.ssoUrl,
+    idpCert: idp.certificates,
+    idpIssuer: idp.entityId,
+    acceptedClockSkewMs: runtimeDefaults.clockSkew * 1000,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: runtimeDefaults.interactionLifetime * 1000,
+    cacheProvider: sealedRequestCache(sent),
+    generateUniqueId: () => sent.id,
+    privateKey: sp.credential.privateKeyPem,
+    signatureAlgorithm: 'sha256',
+  };
+  return new SAML(config);
+}
+
+/**
+ * The LogoutRequest for the person's session at the identity provider (its NameID with its format, its
+ * SessionIndex), signed, to the provider's HTTP-Redirect single logout service. The continuation is kept sealed
+ * under a short RelayState with the request's ID, which the LogoutResponse must answer. Undefined when the provider
+ * has no such service or the sign-in named no NameID (the logout finishes here).
+ */
+export async function samlLogoutUrl(
+  ctx: AppContext,
+  signIn: UpstreamSignIn,
+  continuation: LogoutContinuation,
+): Promise<string | undefined> {
+  const idp = await samlIdentityProvider(ctx, signIn.connectionId);
+  if (!idp.sloUrl || !signIn.nameId) return undefined;
+  // An NCName (SAML ID type): a letter or underscore first.
+  const sent: SentRequest = { id: `_${randomBytes(20).toString('hex')}`, issuedAt: Date.now() };
+  const kept: LogoutContinuation = { ...continuation, kind: 'saml-logout', request: sent };
+  // RelayState may hold 80 bytes at most (SAML 2.0 Bindings §3.4.3): it names the logout, which is kept here.
+  const relayState = randomBytes(18).toString('base64url');
+  await keepRelayState(ctx.db, relayState, sealContinuation(ctx.box, kept), new Date(kept.expiresAt));
+  const person = {
+    issuer: idp.entityId,
+    nameID: signIn.nameId,
+    nameIDFormat: signIn.nameIdFormat ?? UNSPECIFIED_NAME_ID,
+    ...(signIn.sessionIndex ? { sessionIndex: signIn.sessionIndex } : {}),
+  } satisfies Profile;
+  return logoutClient(idp, await samlServiceProvider(ctx), sent).getLogoutUrlAsync(person, relayState, {});
+}
+
+/**
+ * The parameters of an HTTP-Redirect message as received, each as its raw `name=value` (still URL-encoded, as the
+ * signature covers it); undefined when a parameter of the message comes more than once.
+ */
+export function redirectParameters(rawQuery: string): Map<string, string> | undefined {
+  const found = new Map<string, string>();
+  for (const pair of rawQuery.split('&')) {
+    const name = pair.split('=', 1)[0];
+    if (!['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].includes(name)) continue;
+    if (found.has(name)) return undefined;
+    found.set(name, pair);
+  }
+  return found;
+}
+
+interface LogoutResponseXml {
+  '@InResponseTo'?: unknown;
+  '@Destination'?: unknown;
+  Status?: { StatusCode?: { '@Value'?: unknown } };
+}
+
+/**
+ * Verifies an HTTP-Redirect LogoutResponse (SAML 2.0 Bindings §3.4.4.1): it must be signed (SigAlg and Signature),
+ * answer the LogoutRequest sent (InResponseTo, always), be addressed to this service's single logout service if it
+ * names an address, report success, and verify with node-saml (the signature by one of the connection's
+ * certificates, over the parameters as received; the Issuer). Throws UpstreamError when it does not.
+ */
+export async function readLogoutResponse(
+  idp: SamlIdentityProvider,
+  sp: SamlServiceProvider,
+  sent: SentRequest,
+  rawQuery: string,
+): Promise<void> {
+  const invalid = (description: string) => new UpstreamError('invalid_response', description);
+  const raw = redirectParameters(rawQuery);
+  if (!raw) throw invalid('a parameter of the LogoutResponse comes more than once');
+  const value = (name: string) => new URLSearchParams(raw.get(name) ?? '').get(name) ?? undefined;
+  const [response, relayState, sigAlg, signature] = ['SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].map(value);
+  if (!response) throw invalid('the answer holds no SAMLResponse');
+  if (!sigAlg || !signature) throw invalid('the LogoutResponse is not signed');
+  let xml: LogoutResponseXml | undefined;
+  try {
+    const inflated = inflateRawSync(Buffer.from(response, 'base64'), {
+      maxOutputLength: runtimeDefaults.maxSamlFormBytes,
+    });
+    xml = (samlFieldParser.parse(inflated.toString('utf8')) as { LogoutResponse?: LogoutResponseXml }).LogoutResponse;
+  } catch (error) {
+    throw invalid(`the SAMLResponse cannot be read: ${String(error)}`);
+  }
+  if (!xml) throw invalid('the SAMLResponse is not a LogoutResponse');
+  if (xml['@InResponseTo'] !== sent.id) throw invalid(`the LogoutResponse does not answer the request ${sent.id}`);
+  const destination = xml['@Destination'];
+  if (destination !== undefined && destination !== sp.sloUrl) {
+    throw invalid(`the LogoutResponse is addressed to ${String(destination)}, not to this service`);
+  }
+  // The status is read before the signature is checked (node-saml refuses any other status first): not trusted.
+  const status = String(xml.Status?.StatusCode?.['@Value'] ?? '');
+  if (status !== SUCCESS) throw invalid(`the LogoutResponse reports the status ${status || 'none'}`);
+  const container = {
+    SAMLResponse: response,
+    SigAlg: sigAlg,
+    Signature: signature,
+    ...(relayState ? { RelayState: relayState } : {}),
+  };
+  const signed = ['SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].flatMap((name) => raw.get(name) ?? []);
+  try {
+    await logoutClient(idp, sp, sent).validateRedirectAsync(container, signed.join('&'));
+  } catch (error) {
+    throw invalid(`the LogoutResponse does not verify: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

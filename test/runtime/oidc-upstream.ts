@@ -1,0 +1,40 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+
+/** Upstream OpenID Connect sign-in in end-to-end tests: a real node-oidc-provider, in the test's process. */
+
+export const upstreamClientId = 'idsvc-upstream-client';
+export const upstreamSecret = 'upstream-client-secret-0123456789';
+
+export interface UpstreamOptions {
+  /** The post-logout addresses registered for this service's client at the provider. */
+  postLogoutRedirectUris?: string[];
+  /** Whether the provider offers RP-Initiated Logout (an end_session_endpoint); default true. */
+  endSession?: boolean;
+}
+
+/** An upstream OpenID Connect provider (node-oidc-provider) whose accounts are e-mail addresses. */
+export async function startUpstream(callback: string, options: UpstreamOptions = {}) {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(url, {
+    clients: [
+      {
+        client_id: upstreamClientId,
+        client_secret: upstreamSecret,
+        redirect_uris: [callback],
+        post_logout_redirect_uris: options.postLogoutRedirectUris ?? [],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    claims: { email: ['email'], openid: ['sub'] },
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: id }) }),
+    cookies: { keys: ['upstream-test-cookie-key'] },
+    features: { rpInitiatedLogout: { enabled: options.endSession !== false } },
+  });
+  server.on('request', provider.callback());
+  return { url, server };
+}
