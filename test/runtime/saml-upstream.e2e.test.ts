@@ -275,6 +275,16 @@ describe('upstream SAML 2.0 sign-in: responses that are refused', () => {
     ]);
   });
 
+  it('acr_values become a RequestedAuthnContext of those classes (exact); without them none is asked for', async () => {
+    const classes = ['urn:oasis:names:tc:SAML:2.0:ac:classes:X509', 'urn:oasis:names:tc:SAML:2.0:ac:classes:Kerberos'];
+    const sent = await startSignIn(new Agent(rp.server.url), { acr_values: classes.join(' ') });
+    expect(sent.xml).toMatch(/<samlp:RequestedAuthnContext[^>]*Comparison="exact"/);
+    const asked = [...sent.xml.matchAll(/<saml:AuthnContextClassRef[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(asked).toEqual(classes);
+    const plain = await startSignIn(new Agent(rp.server.url));
+    expect(plain.xml).not.toContain('RequestedAuthnContext');
+  });
+
   it('prompt=none asks for a passive sign-in, and NoPassive becomes login_required', async () => {
     const before = events(rp.server, 4111).length;
     const agent = new Agent(rp.server.url);

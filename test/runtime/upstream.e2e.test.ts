@@ -64,6 +64,26 @@ describe('sign-in at an upstream provider (GenericOidcProvider, chosen by whr)',
     }
   });
 
+  it('passes prompt, login_hint, ui_locales and acr_values on to the provider', async () => {
+    const response = await fetch(
+      authorize({
+        whr: `name:${upstreamName}`,
+        prompt: 'login',
+        login_hint: 'someone@example.com',
+        ui_locales: 'nl',
+        acr_values: 'urn:example:mfa urn:example:pwd',
+      }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(302);
+    const sent = new URL(response.headers.get('location') ?? '');
+    expect(sent.origin).toBe(new URL(upstream.url).origin);
+    expect(sent.searchParams.get('prompt')).toBe('login');
+    expect(sent.searchParams.get('login_hint')).toBe('someone@example.com');
+    expect(sent.searchParams.get('ui_locales')).toBe('nl');
+    expect(sent.searchParams.get('acr_values')).toBe('urn:example:mfa urn:example:pwd');
+  });
+
   it("logs event 4111 for the provider's error and passes the error to the client", async () => {
     const before = events(rp.server, 4111).length;
     const agent = new Agent(rp.server.url, [upstream.url]);

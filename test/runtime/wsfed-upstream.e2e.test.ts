@@ -68,6 +68,13 @@ describe('upstream WS-Federation sign-in (a WsFederation connection chosen by wh
     expect(again.searchParams.get('wa')).toBe('wsignin1.0');
   });
 
+  it('acr_values ask the service for that authentication method (wauth, the first value)', async () => {
+    const method = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+    const sent = await sts.startSignIn(new Agent(rp.server.url), { acr_values: `${method} urn:example:other` });
+    expect(sent.searchParams.get('wauth')).toBe(method);
+    expect((await sts.startSignIn(new Agent(rp.server.url))).searchParams.has('wauth')).toBe(false);
+  });
+
   it('prompt=none answers login_required at once: WS-Federation cannot ask for a passive sign-in', async () => {
     const before = events(rp.server, 4111).length;
     const left = await sts.startSignIn(new Agent(rp.server.url), { prompt: 'none', state: 'np' });

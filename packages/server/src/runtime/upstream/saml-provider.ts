@@ -109,6 +109,8 @@ export function sealedRequestCache(sent: SentRequest): CacheProvider {
 export interface SamlRequestOptions {
   passive?: boolean;
   forceAuthn?: boolean;
+  /** Authentication context classes asked for (the client's acr_values), any of them (comparison exact). */
+  authnContext?: readonly string[];
 }
 
 /** A node-saml client for one identity provider and one sign-in: the AuthnRequest it sends or the one answered. */
@@ -135,8 +137,11 @@ export function samlClient(
     generateUniqueId: () => sent.id,
     passive: options.passive ?? false,
     forceAuthn: options.forceAuthn ?? false,
-    // No RequestedAuthnContext: the identity provider signs the person in as it sees fit.
-    disableRequestedAuthnContext: true,
+    // RequestedAuthnContext only when the client asked for classes (acr_values); else the identity provider signs
+    // the person in as it sees fit.
+    ...(options.authnContext?.length
+      ? { authnContext: [...options.authnContext], racComparison: 'exact' as const }
+      : { disableRequestedAuthnContext: true }),
     // An EncryptedAssertion is decrypted with this service's key; its signature is checked as a plain assertion's.
     decryptionPvk: sp.credential.privateKeyPem,
     // A signed HTTP-Redirect request carries SigAlg and Signature (SAML bindings §3.4.4.1).

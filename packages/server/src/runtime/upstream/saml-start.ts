@@ -18,7 +18,8 @@ export interface SamlState extends SentSignIn {
 /**
  * Signs the person in at an upstream SAML 2.0 identity provider (a Saml20 connection chosen by `whr`): an
  * AuthnRequest over the HTTP-Redirect binding, the authorization request kept sealed under the RelayState's id;
- * prompt=none asks for a passive sign-in and prompt=login for a fresh one. The answer is posted to the ACS.
+ * prompt=none asks for a passive sign-in, prompt=login for a fresh one, acr_values for those authentication context
+ * classes. The answer is posted to the ACS.
  */
 export async function startSamlSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
   const { ctx, c, request } = flow;
@@ -36,6 +37,7 @@ export async function startSamlSignIn(flow: FlowContext, connection: Authenticat
   const client = samlClient(idp, await samlServiceProvider(ctx), sent, {
     passive: request.prompt.includes('none'),
     forceAuthn: request.prompt.includes('login'),
+    authnContext: request.acrValues,
   });
   // RelayState may hold 80 bytes at most (SAML 2.0 Bindings §3.4.3): it names the sign-in, which is kept here.
   const relayState = randomBytes(18).toString('base64url');

@@ -24,8 +24,8 @@ export function callbackUrl(baseUrl: string): string {
 
 /**
  * Signs the person in at an upstream OpenID Connect provider (a GenericOidcProvider connection chosen by `whr`):
- * a code request with nonce and PKCE, the authorization request riding along sealed in `state`; prompt, login_hint
- * and ui_locales passed on. The answer comes back to `callback.idp`.
+ * a code request with nonce and PKCE, the authorization request riding along sealed in `state`; prompt, login_hint,
+ * ui_locales and acr_values passed on. The answer comes back to `callback.idp`.
  */
 export async function startUpstreamSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
   const { ctx, c, request } = flow;
@@ -53,6 +53,7 @@ export async function startUpstreamSignIn(flow: FlowContext, connection: Authent
   if (prompt.length > 0) query.set('prompt', prompt.join(' '));
   if (request.loginHint) query.set('login_hint', request.loginHint);
   if (request.uiLocales) query.set('ui_locales', request.uiLocales);
+  if (request.acrValues.length > 0) query.set('acr_values', request.acrValues.join(' '));
   query.set('state', ctx.box.seal(JSON.stringify(state)));
   c.header('Cache-Control', 'no-store');
   return c.redirect(url.toString(), 302);

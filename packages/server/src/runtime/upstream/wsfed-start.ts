@@ -16,7 +16,7 @@ export interface WsFedContext extends SentSignIn {
  * Signs the person in at an upstream WS-Federation security token service (a WsFederation connection chosen by
  * `whr`), passive requestor profile: the browser is sent to its sign-on address with wa=wsignin1.0, this service's
  * realm and reply address, and the authorization request riding along sealed in wctx; prompt=login asks for a fresh
- * sign-in (wfresh=0). The token is posted to the reply address.
+ * sign-in (wfresh=0), acr_values one method (wauth). The token is posted to the reply address.
  */
 export async function startWsFedSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
   const { ctx, c, request } = flow;
@@ -39,6 +39,8 @@ export async function startWsFedSignIn(flow: FlowContext, connection: Authentica
   query.set('wreply', rp.replyUrl);
   query.set('wct', new Date().toISOString());
   if (request.prompt.includes('login')) query.set('wfresh', '0');
+  // wauth names one authentication method: the client's first acr value, when it gave any.
+  if (request.acrValues.length > 0) query.set('wauth', request.acrValues[0]);
   query.set('wctx', ctx.box.seal(JSON.stringify(context)));
   c.header('Cache-Control', 'no-store');
   return c.redirect(url.toString(), 302);
