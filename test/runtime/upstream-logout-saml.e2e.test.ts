@@ -191,7 +191,7 @@ describe('logout of a session signed in through a SAML 2.0 identity provider', (
     });
   }
 
-  it('answers 400 to an unknown or expired RelayState, and to a LogoutRequest of the identity provider', async () => {
+  it('answers 400 to an unknown or expired RelayState', async () => {
     const { agent, idToken } = await signedIn();
     const sent = await logoutAtIdp(agent, idToken);
     const unknown = (await agent.navigate(answer({ ...sent, relayState: 'AAAAAAAAAAAAAAAAAAAAAAAA' }))).page!;
@@ -201,9 +201,6 @@ describe('logout of a session signed in through a SAML 2.0 identity provider', (
       rp.server,
     )`update saml_relay_states set expires_at = now() - interval '1 second' where id = ${sent.relayState}`;
     expect((await agent.navigate(answer(sent))).page?.status).toBe(400);
-    const request = (await agent.navigate(`${sloUrl(rp.server)}?SAMLRequest=abc&RelayState=x`)).page!;
-    expect(request.status).toBe(400);
-    expect(request.html).toContain('this service does not take logout requests of the provider');
   });
 
   it('finishes here when the identity provider has no HTTP-Redirect single logout service', async () => {

@@ -1,6 +1,7 @@
 // @peculiar/x509 needs the Reflect metadata polyfill loaded before it; this import runs first.
 import 'reflect-metadata';
-import { createHash, createVerify, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createHash, createSign, createVerify, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { signSamlPost } from '@node-saml/node-saml/lib/saml-post-signing.js';
 import * as x509 from '@peculiar/x509';
 import xmlenc from 'xml-encryption';
@@ -173,8 +174,9 @@ export async function encryptedSamlResponse(
 }
 
 /**
- * Whether a signed HTTP-Redirect request (SAML bindings §3.4.4.1) verifies with the certificate: the signed string is
- * rebuilt from the query as received, `SAMLRequest=…&RelayState=…&SigAlg=…`, still URL-encoded. Only RSA-SHA256.
+ * Whether a signed HTTP-Redirect request or response (SAML bindings §3.4.4.1) verifies with the certificate: the
+ * signed string is rebuilt from the query as received, `SAMLRequest=…&RelayState=…&SigAlg=…` (or `SAMLResponse=…`),
+ * still URL-encoded. Only RSA-SHA256.
  */
 export function redirectSignatureVerifies(url: URL, certificatePem: string): boolean {
   const raw = new Map(
@@ -187,10 +189,61 @@ export function redirectSignatureVerifies(url: URL, certificatePem: string): boo
   if (url.searchParams.get('SigAlg') !== 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' || !signature) {
     return false;
   }
-  const signed = ['SAMLRequest', 'RelayState', 'SigAlg']
+  const signed = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg']
     .map((name) => raw.get(name))
     .filter((pair) => pair !== undefined)
     .join('&');
   const verifier = createVerify('RSA-SHA256').update(signed);
   return verifier.verify(new X509Certificate(certificatePem).publicKey, Buffer.from(signature, 'base64'));
+}
+
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+
+/** What a test identity provider's LogoutRequest says, and how it is sent. */
+export interface SamlLogoutRequestInput {
+  /** The service provider's single logout service: where the request goes (and its Destination). */
+  slo: string;
+  issuer: string;
+  nameId: string;
+  nameIdFormat?: string;
+  sessionIndexes?: readonly string[];
+  /** The request's ID; default a new random one. Empty: none. */
+  id?: string;
+  /** The Destination attribute; default `slo`. Null: none. */
+  destination?: string | null;
+  notOnOrAfter?: Date;
+  relayState?: string;
+  /** Signs the HTTP-Redirect message (RSA-SHA256); none: unsigned. */
+  signer?: SamlSigner;
+}
+
+/**
+ * An identity provider's LogoutRequest over HTTP-Redirect (SAML bindings §3.4.4.1): the XML deflated, base64 and
+ * URL-encoded as SAMLRequest, then RelayState and SigAlg, the Signature over `SAMLRequest=…&RelayState=…&SigAlg=…`
+ * exactly as encoded. Returns the address and the request's ID.
+ */
+export function samlLogoutRequestUrl(input: SamlLogoutRequestInput, now = new Date()): { url: string; id: string } {
+  const requestId = input.id ?? id();
+  const format = input.nameIdFormat ? ` Format="${xmlText(input.nameIdFormat)}"` : '';
+  const destination = input.destination === undefined ? input.slo : input.destination;
+  const xml = [
+    `<samlp:LogoutRequest xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}"`,
+    requestId ? ` ID="${xmlText(requestId)}"` : '',
+    ` Version="2.0" IssueInstant="${now.toISOString()}"`,
+    destination === null ? '' : ` Destination="${xmlText(destination)}"`,
+    input.notOnOrAfter ? ` NotOnOrAfter="${input.notOnOrAfter.toISOString()}"` : '',
+    '>',
+    `<saml:Issuer>${xmlText(input.issuer)}</saml:Issuer>`,
+    `<saml:NameID${format}>${xmlText(input.nameId)}</saml:NameID>`,
+    ...(input.sessionIndexes ?? []).map((index) => `<samlp:SessionIndex>${xmlText(index)}</samlp:SessionIndex>`),
+    '</samlp:LogoutRequest>',
+  ].join('');
+  let query = `SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
+  if (input.relayState !== undefined) query += `&RelayState=${encodeURIComponent(input.relayState)}`;
+  if (input.signer) {
+    query += `&SigAlg=${encodeURIComponent(RSA_SHA256)}`;
+    const signature = createSign('RSA-SHA256').update(query).sign(input.signer.privateKeyPem, 'base64');
+    query += `&Signature=${encodeURIComponent(signature)}`;
+  }
+  return { url: `${input.slo}?${query}`, id: requestId };
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
 import { type Profile, SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { AppContext } from '../../context.js';
 import { keepRelayState } from '../../queries/saml-relay-states.js';
@@ -14,7 +13,7 @@ import {
   samlServiceProvider,
   sealedRequestCache,
 } from './saml-provider.js';
-import { samlFieldParser } from './saml-xml.js';
+import { readRedirectMessage } from './saml-redirect-message.js';
 import type { UpstreamSignIn } from './upstream-session.js';
 
 const UNSPECIFIED_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
@@ -72,21 +71,6 @@ export async function samlLogoutUrl(
   return logoutClient(idp, await samlServiceProvider(ctx), sent).getLogoutUrlAsync(person, relayState, {});
 }
 
-/**
- * The parameters of an HTTP-Redirect message as received, each as its raw `name=value` (still URL-encoded, as the
- * signature covers it); undefined when a parameter of the message comes more than once.
- */
-export function redirectParameters(rawQuery: string): Map<string, string> | undefined {
-  const found = new Map<string, string>();
-  for (const pair of rawQuery.split('&')) {
-    const name = pair.split('=', 1)[0];
-    if (!['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].includes(name)) continue;
-    if (found.has(name)) return undefined;
-    found.set(name, pair);
-  }
-  return found;
-}
-
 interface LogoutResponseXml {
   '@InResponseTo'?: unknown;
   '@Destination'?: unknown;
@@ -106,22 +90,10 @@ export async function readLogoutResponse(
   rawQuery: string,
 ): Promise<void> {
   const invalid = (description: string) => new UpstreamError('invalid_response', description);
-  const raw = redirectParameters(rawQuery);
-  if (!raw) throw invalid('a parameter of the LogoutResponse comes more than once');
-  const value = (name: string) => new URLSearchParams(raw.get(name) ?? '').get(name) ?? undefined;
-  const [response, relayState, sigAlg, signature] = ['SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].map(value);
-  if (!response) throw invalid('the answer holds no SAMLResponse');
-  if (!sigAlg || !signature) throw invalid('the LogoutResponse is not signed');
-  let xml: LogoutResponseXml | undefined;
-  try {
-    const inflated = inflateRawSync(Buffer.from(response, 'base64'), {
-      maxOutputLength: runtimeDefaults.maxSamlFormBytes,
-    });
-    xml = (samlFieldParser.parse(inflated.toString('utf8')) as { LogoutResponse?: LogoutResponseXml }).LogoutResponse;
-  } catch (error) {
-    throw invalid(`the SAMLResponse cannot be read: ${String(error)}`);
-  }
-  if (!xml) throw invalid('the SAMLResponse is not a LogoutResponse');
+  const read = readRedirectMessage<LogoutResponseXml>(rawQuery, 'SAMLResponse', 'LogoutResponse');
+  if (typeof read === 'string') throw invalid(read);
+  const { xml, container, signedQuery } = read;
+  if (!read.sigAlg || !read.signature) throw invalid('the LogoutResponse is not signed');
   if (xml['@InResponseTo'] !== sent.id) throw invalid(`the LogoutResponse does not answer the request ${sent.id}`);
   const destination = xml['@Destination'];
   if (destination !== undefined && destination !== sp.sloUrl) {
@@ -130,15 +102,8 @@ export async function readLogoutResponse(
   // The status is read before the signature is checked (node-saml refuses any other status first): not trusted.
   const status = String(xml.Status?.StatusCode?.['@Value'] ?? '');
   if (status !== SUCCESS) throw invalid(`the LogoutResponse reports the status ${status || 'none'}`);
-  const container = {
-    SAMLResponse: response,
-    SigAlg: sigAlg,
-    Signature: signature,
-    ...(relayState ? { RelayState: relayState } : {}),
-  };
-  const signed = ['SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].flatMap((name) => raw.get(name) ?? []);
   try {
-    await logoutClient(idp, sp, sent).validateRedirectAsync(container, signed.join('&'));
+    await logoutClient(idp, sp, sent).validateRedirectAsync(container, signedQuery);
   } catch (error) {
     throw invalid(`the LogoutResponse does not verify: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -19,6 +19,8 @@ export interface SamlIdentityProvider {
   ssoUrl: string;
   /** Its single logout service of the HTTP-Redirect binding, if it has one. */
   sloUrl?: string;
+  /** Where a LogoutResponse of this service goes: that service's ResponseLocation when set, else its Location. */
+  sloResponseUrl?: string;
   /** PEM certificates whose keys may sign its responses and assertions. */
   certificates: string[];
   nameIdFormat?: string;
@@ -49,10 +51,13 @@ export async function samlServiceProvider(
 }
 
 /** The first endpoint of the HTTP-Redirect binding of a list of SAML endpoints. */
-function redirectService(services: unknown): { location: string } | undefined {
-  const list = Array.isArray(services) ? (services as { binding?: unknown; location?: unknown }[]) : [];
+function redirectService(services: unknown): { location: string; responseLocation?: string } | undefined {
+  type Endpoint = { binding?: unknown; location?: unknown; responseLocation?: unknown };
+  const list = Array.isArray(services) ? (services as Endpoint[]) : [];
   const found = list.find((s) => s.binding === HTTP_REDIRECT_BINDING && typeof s.location === 'string');
-  return found ? { location: String(found.location) } : undefined;
+  if (!found) return undefined;
+  const { responseLocation } = found;
+  return { location: String(found.location), ...(typeof responseLocation === 'string' ? { responseLocation } : {}) };
 }
 
 /**
@@ -78,7 +83,7 @@ export async function samlIdentityProvider(
     name: row.name,
     entityId: String(config.entityId ?? row.entityId ?? ''),
     ssoUrl: String(sso.location),
-    ...(slo ? { sloUrl: slo.location } : {}),
+    ...(slo ? { sloUrl: slo.location, sloResponseUrl: slo.responseLocation ?? slo.location } : {}),
     certificates: usable,
     ...(typeof config.nameIdFormat === 'string' ? { nameIdFormat: config.nameIdFormat } : {}),
     wantAssertionsSigned: config.wantAssertionsSigned !== false,

@@ -1,35 +1,43 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { AppContext } from '../../context.js';
 import { findRelayState } from '../../queries/saml-relay-states.js';
 import { errorPage } from '../authorize/flow.js';
 import { PageError } from '../authorize/request.js';
 import { runtimePaths } from '../defaults.js';
 import { logUpstreamError } from '../oauth-log.js';
+import { currentSession, endSession } from '../session.js';
 import { openContinuation } from './logout-continuation.js';
 import { finishLogout } from './logout-finish.js';
 import { logoutNotStartedHere } from './logout-return-route.js';
 import { UpstreamError } from './provider.js';
 import { readLogoutResponse } from './saml-logout.js';
+import { logoutResponseUrl } from './saml-logout-answer.js';
+import { LogoutRequestRefused, readLogoutRequest, requestNamesSignIn } from './saml-logout-request.js';
 import { samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
+import { sessionUpstream } from './upstream-session.js';
 
 /**
- * `GET /runtime/saml2/slo.idp`: the single logout service (HTTP-Redirect). The identity provider's LogoutResponse
- * to a LogoutRequest of this service comes back with the RelayState the logout is kept under; it is verified
- * (signed by one of the connection's certificates, answering that request, issued by the provider) and the logout
- * finishes as it would have without the provider. The local session ended before the browser left, so a response
- * that does not verify is logged (event 4111) and the logout finishes all the same, the signed-out page saying the
- * provider's sign-out could not be confirmed.
+ * `GET /runtime/saml2/slo.idp`: the single logout service (HTTP-Redirect).
+ *
+ * The identity provider's LogoutResponse to a LogoutRequest of this service comes back with the RelayState the
+ * logout is kept under; it is verified (signed by one of the connection's certificates, answering that request,
+ * issued by the provider) and the logout finishes as it would have without the provider. The local session ended
+ * before the browser left, so a response that does not verify is logged (event 4111) and the logout finishes all the
+ * same, the signed-out page saying the provider's sign-out could not be confirmed.
+ *
+ * A LogoutRequest of the identity provider (single logout it started, SAML 2.0 Profiles §4.4, front channel) comes
+ * in the person's browser, with the browser's session cookie. It must verify (saml-logout-request.ts); one that does
+ * not is logged (event 4111) and gets a 400 page, no session touched. The browser's session ends when it was signed
+ * in through that connection with the request's NameID (and one of its SessionIndex values, when it names any). Any
+ * other session, or none, is left as it is and the answer is Success all the same: the person named is not signed in
+ * here in this browser. The browser is sent back to the provider's single logout service with a signed
+ * LogoutResponse (saml-logout-answer.ts).
  */
 export function samlSloRoute(ctx: AppContext): Hono {
   const app = new Hono();
   app.get(runtimePaths.samlSlo, async (c) => {
     const url = new URL(c.req.url);
-    if (url.searchParams.has('SAMLRequest')) {
-      // A LogoutRequest of the identity provider (single logout it started) is not served: the sessions it names
-      // could be found only by opening the sealed upstream sign-in of every live session. It gets a 400 page.
-      const refused = new PageError('invalid_request', 'this service does not take logout requests of the provider');
-      return errorPage(ctx, c, refused, undefined);
-    }
+    if (url.searchParams.has('SAMLRequest')) return logoutRequested(ctx, c, url);
     const relayState = url.searchParams.get('RelayState');
     const sealed = relayState && relayState.length <= 80 ? await findRelayState(ctx.db, relayState) : undefined;
     const continuation = openContinuation(ctx.box, sealed, 'saml-logout');
@@ -48,4 +56,23 @@ export function samlSloRoute(ctx: AppContext): Hono {
     return finishLogout(ctx, c, continuation, { upstreamUnconfirmed });
   });
   return app;
+}
+
+/** The identity provider's LogoutRequest: verified, the browser's session ended if it names it, answered. */
+async function logoutRequested(ctx: AppContext, c: Context, url: URL): Promise<Response> {
+  const session = await currentSession(ctx, c);
+  const signIn = session ? await sessionUpstream(ctx, session.id) : undefined;
+  const sp = await samlServiceProvider(ctx);
+  let verified: Awaited<ReturnType<typeof readLogoutRequest>>;
+  try {
+    verified = await readLogoutRequest(ctx, sp, url.search.slice(1), signIn?.connectionId);
+  } catch (error) {
+    if (!(error instanceof LogoutRequestRefused)) throw error;
+    logUpstreamError(ctx, c, { error: error.error, description: error.description, connection: error.connection });
+    return errorPage(ctx, c, new PageError('invalid_request', 'the logout request does not verify'), undefined);
+  }
+  const { idp, request } = verified;
+  if (requestNamesSignIn(idp, request, signIn)) await endSession(ctx, c);
+  c.header('Cache-Control', 'no-store');
+  return c.redirect(logoutResponseUrl(idp, sp, request), 302);
 }

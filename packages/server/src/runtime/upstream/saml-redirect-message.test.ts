@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectParameters } from './saml-logout.js';
+import { redirectParameters } from './saml-redirect-message.js';
 
 describe('redirectParameters', () => {
   it('keeps the raw pairs of the HTTP-Redirect message, still URL-encoded, and nothing else', () => {
