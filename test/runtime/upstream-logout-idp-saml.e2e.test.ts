@@ -28,6 +28,13 @@ const idpSlo = 'http://127.0.0.1:7/idp/slo';
 const idpSloResponse = 'http://127.0.0.1:7/idp/slo/response';
 const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 const NOT_VERIFIED = 'the logout request does not verify';
+/** Two more connections of other providers: one whose logout service has no ResponseLocation, one without any. */
+const locationOnly = {
+  name: '',
+  entityId: 'urn:idsvc-test:saml-idp-logout-location',
+  slo: 'http://127.0.0.1:7/idp2/slo',
+};
+const withoutSlo = { name: '', entityId: 'urn:idsvc-test:saml-idp-logout-none' };
 let signer: SamlSigner;
 let samlName: string;
 let client: CreatedClient;
@@ -43,21 +50,31 @@ beforeAll(async () => {
     signer,
     configuration: { singleLogoutServices },
   });
+  locationOnly.name = unique('SamlIdpSloLocation');
+  await createSaml20Connection(rp.server, {
+    name: locationOnly.name,
+    entityId: locationOnly.entityId,
+    signer,
+    configuration: { singleLogoutServices: [{ binding: HTTP_REDIRECT, location: locationOnly.slo }] },
+  });
+  withoutSlo.name = unique('SamlIdpNoSlo');
+  await createSaml20Connection(rp.server, { name: withoutSlo.name, entityId: withoutSlo.entityId, signer });
   client = await createClient(rp.server, {
     configuration: { redirectUris: ['http://127.0.0.1:9/cb'] },
-    dependencyConnectionNames: ['UsernamePassword', samlName],
+    dependencyConnectionNames: ['UsernamePassword', samlName, locationOnly.name, withoutSlo.name],
   });
   const metadata = (await new Agent(rp.server.url).navigate(`${rp.server.url}/runtime/saml2/metadata.idp`)).page!;
   serviceCertificate = keyDescriptors(metadata.html).signing[0];
 });
 
-/** Signs a new user in through the connection; returns the browser, the NameID and the SessionIndex. */
-async function signedIn() {
+/** Signs a new user in through a connection (the main one unless told); the browser, NameID and SessionIndex. */
+async function signedIn(connection = { name: samlName, entityId: idpEntityId }) {
   const user = await createUser(rp.server);
   const agent = new Agent(rp.server.url);
-  const sent = await startSamlSignIn(agent, authorizeUrl(rp.server, client, { whr: `name:${samlName}`, state: 's' }));
+  const whr = `name:${connection.name}`;
+  const sent = await startSamlSignIn(agent, authorizeUrl(rp.server, client, { whr, state: 's' }));
   const response = samlResponse({
-    issuer: idpEntityId,
+    issuer: connection.entityId,
     destination: acsUrl(rp.server),
     audience: `${rp.server.url}/runtime/saml2`,
     inResponseTo: sent.id,
@@ -165,6 +182,32 @@ describe('single logout started by the SAML 2.0 identity provider (HTTP-Redirect
     const person = await signedIn();
     const sent = logoutRequest(person);
     expectSuccessAnswer((await new Agent(rp.server.url).navigate(sent.url)).left, sent.id, 'idp state: a/b+c');
+    await expectAlive(person);
+  });
+
+  it('answers at the logout service Location when it names no ResponseLocation', async () => {
+    const person = await signedIn(locationOnly);
+    const sent = logoutRequest(person, { issuer: locationOnly.entityId });
+    const left = (await person.agent.navigate(sent.url)).left!;
+    expect(`${left.origin}${left.pathname}`).toBe(locationOnly.slo);
+    expect(redirectSignatureVerifies(left, serviceCertificate)).toBe(true);
+    expect(redirectMessage(left, 'SAMLResponse')).toContain(` InResponseTo="${sent.id}"`);
+    await expectEnded(rp.server, person.agent, person.sessionId);
+  });
+
+  it('refuses the LogoutRequest of a provider with no logout service to answer at, the session kept', async () => {
+    const person = await signedIn(withoutSlo);
+    const before = events(rp.server, 4111).length;
+    const page = (await person.agent.navigate(logoutRequest(person, { issuer: withoutSlo.entityId }).url)).page!;
+    expect(page.status).toBe(400);
+    expect(page.html).toContain(NOT_VERIFIED);
+    expect(events(rp.server, 4111).slice(before)).toEqual([
+      expect.objectContaining({
+        eventId: 4111,
+        description: 'the connection has no HTTP-Redirect single logout service to answer at',
+        connection: withoutSlo.name,
+      }),
+    ]);
     await expectAlive(person);
   });
 
