@@ -3,24 +3,15 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { systemState } from '../db/schema/index.js';
 import { runtimeDefaults } from './defaults.js';
+import { oncePerContext } from './once-per-context.js';
 
 type KeyContext = Pick<AppContext, 'db' | 'box'>;
-
-const keys = new WeakMap<KeyContext, Promise<Buffer>>();
 
 /**
  * The runtime's MAC key (CSRF tokens): HKDF-SHA256 of a random value kept sealed in system_state, so every instance
  * sharing the database derives the same key. Read once per context.
  */
-export function macKey(ctx: KeyContext): Promise<Buffer> {
-  let key = keys.get(ctx);
-  if (!key) {
-    key = loadKey(ctx);
-    keys.set(ctx, key);
-    key.catch(() => keys.delete(ctx));
-  }
-  return key;
-}
+export const macKey: (ctx: KeyContext) => Promise<Buffer> = oncePerContext(loadKey);
 
 async function loadKey(ctx: KeyContext): Promise<Buffer> {
   const name = runtimeDefaults.macKeyState;

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { pemOf } from '../../crypto/pem.js';
 import { systemState } from '../../db/schema/index.js';
 import { runtimeDefaults } from '../defaults.js';
+import { oncePerContext } from '../once-per-context.js';
 
 /**
  * This service's own key as a SAML 2.0 service provider: it signs AuthnRequests (HTTP-Redirect binding) and
@@ -20,8 +21,6 @@ export interface SamlCredential {
 }
 
 type CredentialContext = Pick<AppContext, 'db' | 'box' | 'baseUrl'>;
-
-const credentials = new WeakMap<CredentialContext, Promise<SamlCredential>>();
 
 /** Subject CN when the entity id has no host to name. */
 export const SAML_CREDENTIAL_SUBJECT = 'idsvc SAML service provider';
@@ -37,15 +36,7 @@ const algorithm = {
  * The service provider credential of the database: made on first use, kept sealed in system_state so that every
  * instance sharing the database signs and decrypts with the same key. Read once per context.
  */
-export function samlCredential(ctx: CredentialContext): Promise<SamlCredential> {
-  let credential = credentials.get(ctx);
-  if (!credential) {
-    credential = loadCredential(ctx);
-    credentials.set(ctx, credential);
-    credential.catch(() => credentials.delete(ctx));
-  }
-  return credential;
-}
+export const samlCredential: (ctx: CredentialContext) => Promise<SamlCredential> = oncePerContext(loadCredential);
 
 async function readCredential(ctx: CredentialContext): Promise<SamlCredential | undefined> {
   const name = runtimeDefaults.samlCredentialState;

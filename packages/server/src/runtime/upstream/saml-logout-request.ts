@@ -1,10 +1,14 @@
-import { SAML, type SamlConfig } from '@node-saml/node-saml';
+import { SAML } from '@node-saml/node-saml';
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { connections } from '../../db/schema/index.js';
-import { runtimeDefaults } from '../defaults.js';
 import { UpstreamError } from './provider.js';
-import { type SamlIdentityProvider, type SamlServiceProvider, samlIdentityProvider } from './saml-provider.js';
+import {
+  type SamlIdentityProvider,
+  type SamlServiceProvider,
+  samlBaseConfig,
+  samlIdentityProvider,
+} from './saml-provider.js';
 import { readRedirectMessage } from './saml-redirect-message.js';
 import type { UpstreamSignIn } from './upstream-session.js';
 
@@ -74,18 +78,7 @@ async function issuerConnection(ctx: Pick<AppContext, 'db'>, issuer: string, pre
 
 /** A node-saml client that verifies an identity provider's LogoutRequest (issuer, times, redirect signature). */
 function requestVerifier(idp: SamlIdentityProvider, sp: SamlServiceProvider): SAML {
-  const config: SamlConfig = {
-    issuer: sp.entityId,
-    callbackUrl: sp.acsUrl,
-    audience: sp.entityId,
-    entryPoint: idp.ssoUrl,
-    idpCert: idp.certificates,
-    idpIssuer: idp.entityId,
-    acceptedClockSkewMs: runtimeDefaults.clockSkew * 1000,
-    // An EncryptedID is decrypted with this service's key.
-    decryptionPvk: sp.credential.privateKeyPem,
-  };
-  return new SAML(config);
+  return new SAML({ ...samlBaseConfig(idp, sp), idpIssuer: idp.entityId });
 }
 
 /**

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { type Profile, SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
+import { type Profile, SAML } from '@node-saml/node-saml';
 import type { AppContext } from '../../context.js';
 import { keepRelayState } from '../../queries/saml-relay-states.js';
-import { runtimeDefaults } from '../defaults.js';
 import { type LogoutContinuation, sealContinuation } from './logout-continuation.js';
 import { UpstreamError } from './provider.js';
 import {
+  answeringConfig,
   type SamlIdentityProvider,
   type SamlServiceProvider,
   type SentRequest,
+  samlBaseConfig,
   samlIdentityProvider,
   samlServiceProvider,
-  sealedRequestCache,
 } from './saml-provider.js';
 import { readRedirectMessage } from './saml-redirect-message.js';
 import type { UpstreamSignIn } from './upstream-session.js';
@@ -24,23 +24,14 @@ const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
  * service (HTTP-Redirect), always signed with this service's credential, and the LogoutResponse that must answer it.
  */
 function logoutClient(idp: SamlIdentityProvider, sp: SamlServiceProvider, sent: SentRequest): SAML {
-  const config: SamlConfig = {
-    issuer: sp.entityId,
-    callbackUrl: sp.acsUrl,
-    audience: sp.entityId,
-    entryPoint: idp.ssoUrl,
+  return new SAML({
+    ...samlBaseConfig(idp, sp),
+    ...answeringConfig(sent),
     logoutUrl: idp.sloUrl ?? idp.ssoUrl,
-    idpCert: idp.certificates,
     idpIssuer: idp.entityId,
-    acceptedClockSkewMs: runtimeDefaults.clockSkew * 1000,
-    validateInResponseTo: ValidateInResponseTo.always,
-    requestIdExpirationPeriodMs: runtimeDefaults.interactionLifetime * 1000,
-    cacheProvider: sealedRequestCache(sent),
-    generateUniqueId: () => sent.id,
     privateKey: sp.credential.privateKeyPem,
     signatureAlgorithm: 'sha256',
-  };
-  return new SAML(config);
+  });
 }
 
 /**

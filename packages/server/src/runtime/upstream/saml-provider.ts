@@ -102,7 +102,7 @@ export interface SentRequest {
  * A request id store for node-saml that holds nothing in memory: the one id it knows is the request of this
  * sign-in (or logout), which is kept sealed under the RelayState (several instances may serve one sign-in).
  */
-export function sealedRequestCache(sent: SentRequest): CacheProvider {
+function sealedRequestCache(sent: SentRequest): CacheProvider {
   return {
     saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
     getAsync: async (key) => (key === sent.id ? new Date(sent.issuedAt).toISOString() : null),
@@ -118,6 +118,33 @@ export interface SamlRequestOptions {
   authnContext?: readonly string[];
 }
 
+/**
+ * What every node-saml client of this service has: this service as the issuer, audience and assertion consumer, the
+ * provider's sign-on address and certificates, the clock allowance, and this service's key for encrypted content.
+ */
+export function samlBaseConfig(idp: SamlIdentityProvider, sp: SamlServiceProvider): SamlConfig {
+  return {
+    issuer: sp.entityId,
+    callbackUrl: sp.acsUrl,
+    audience: sp.entityId,
+    entryPoint: idp.ssoUrl,
+    idpCert: idp.certificates,
+    acceptedClockSkewMs: runtimeDefaults.clockSkew * 1000,
+    // An EncryptedAssertion (or EncryptedID) is decrypted with this service's key; its signature is checked as usual.
+    decryptionPvk: sp.credential.privateKeyPem,
+  };
+}
+
+/** node-saml settings for one message sent and its answer: its id, and InResponseTo always checked against it. */
+export function answeringConfig(sent: SentRequest): Partial<SamlConfig> {
+  return {
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: runtimeDefaults.interactionLifetime * 1000,
+    cacheProvider: sealedRequestCache(sent),
+    generateUniqueId: () => sent.id,
+  };
+}
+
 /** A node-saml client for one identity provider and one sign-in: the AuthnRequest it sends or the one answered. */
 export function samlClient(
   idp: SamlIdentityProvider,
@@ -125,21 +152,13 @@ export function samlClient(
   sent: SentRequest,
   options: SamlRequestOptions = {},
 ): SAML {
-  const config: SamlConfig = {
-    issuer: sp.entityId,
-    callbackUrl: sp.acsUrl,
-    audience: sp.entityId,
-    entryPoint: idp.ssoUrl,
-    idpCert: idp.certificates,
+  return new SAML({
+    ...samlBaseConfig(idp, sp),
+    ...answeringConfig(sent),
     identifierFormat: idp.nameIdFormat ?? null,
     wantAssertionsSigned: idp.wantAssertionsSigned,
     // The whole response or its assertion must be signed (node-saml refuses a response with neither signature).
     wantAuthnResponseSigned: false,
-    acceptedClockSkewMs: runtimeDefaults.clockSkew * 1000,
-    validateInResponseTo: ValidateInResponseTo.always,
-    requestIdExpirationPeriodMs: runtimeDefaults.interactionLifetime * 1000,
-    cacheProvider: sealedRequestCache(sent),
-    generateUniqueId: () => sent.id,
     passive: options.passive ?? false,
     forceAuthn: options.forceAuthn ?? false,
     // RequestedAuthnContext only when the client asked for classes (acr_values); else the identity provider signs
@@ -147,12 +166,9 @@ export function samlClient(
     ...(options.authnContext?.length
       ? { authnContext: [...options.authnContext], racComparison: 'exact' as const }
       : { disableRequestedAuthnContext: true }),
-    // An EncryptedAssertion is decrypted with this service's key; its signature is checked as a plain assertion's.
-    decryptionPvk: sp.credential.privateKeyPem,
     // A signed HTTP-Redirect request carries SigAlg and Signature (SAML bindings §3.4.4.1).
     ...(idp.signAuthenticationRequests
       ? { privateKey: sp.credential.privateKeyPem, signatureAlgorithm: 'sha256' as const }
       : {}),
-  };
-  return new SAML(config);
+  });
 }
