@@ -81,7 +81,8 @@ export const runtimeDefaults = {
    * revokes its family); authorization codes stay a day (presenting a used one again revokes what it gave); a
    * revoked access token's record stays until the token has expired; a used SAML assertion's ID stays until the
    * assertion could no longer be accepted (its `expires_at` includes the clock skew). Correlation error records go
-   * `correlationErrorRetention` after they were recorded.
+   * `correlationErrorRetention` after they were recorded. On the embedded database, which has no autovacuum, each
+   * run ends with a VACUUM so that the space of removed and updated rows is used again.
    */
   housekeeping: {
     interval: 60 * 60,

@@ -30,8 +30,9 @@ const none = (): RemovedRows => Object.fromEntries(expiredRowKinds.map((kind) =>
  * Deletes the rows that are of no more use: sessions, codes, tokens and the IDs of used SAML assertions some time
  * after they expired, correlation error records after their retention. Each table is emptied of them in batches of
  * `batchSize` rows, each batch a statement of its own, so that a large backlog holds no lock for long. Instances
- * sharing a PostgreSQL database take turns: one that finds another at work skips. Logs the counts when anything was
- * deleted.
+ * sharing a PostgreSQL database take turns: one that finds another at work skips. The embedded database, which has
+ * no autovacuum, is vacuumed after each run, so that the space of the deleted (and updated) rows is used again
+ * instead of the files growing. Logs the counts when anything was deleted.
  */
 export async function removeExpiredRows(
   ctx: HousekeepingContext,
@@ -39,6 +40,7 @@ export async function removeExpiredRows(
 ): Promise<HousekeepingResult> {
   const removed = await whileNoOtherInstance(ctx, () => removeAll(ctx, settings));
   if (!removed) return { skipped: true, removed: none() };
+  await ctx.database.vacuum();
   const total = Object.values(removed).reduce((sum, n) => sum + n, 0);
   if (total > 0) {
     ctx.database.noteWrites(total);
