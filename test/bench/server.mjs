@@ -1,6 +1,6 @@
 // Starts the built server for a benchmark and gets an admin token.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,7 +29,10 @@ export async function startBenchServer(env = {}) {
     pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', resolve);
+        child.once('exit', () => {
+          rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
