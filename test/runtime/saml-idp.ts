@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { expect } from 'vitest';
 import { makeSamlSigner, type SamlSigner } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { apiBase } from '../helpers/api.js';
-import type { Agent } from './agent.js';
+import { type Agent, formsOf, type Page } from './agent.js';
 import { authorizeUrl, type CreatedClient, type RuntimeServer, rpConfig } from './support.js';
 
 /** Upstream SAML 2.0 sign-in in end-to-end tests: the identity provider's side, as the browser carries it. */
@@ -95,3 +95,42 @@ export async function finishCodeFlow(server: RuntimeServer, client: CreatedClien
   const tokens = await oidc.authorizationCodeGrant(await rpConfig(server, client), left, { expectedState: state });
   return tokens.claims();
 }
+
+export const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+
+/** A SAML message the browser posts to another origin: the page's form, and its message decoded (base64, not deflated). */
+export interface PostedMessage {
+  page: Page;
+  action: string;
+  fields: Record<string, string>;
+  xml: string;
+  id: string;
+  relayState: string;
+}
+
+/** The form a page of this service posts a SAML message with (SAMLRequest, else SAMLResponse), decoded. */
+export function postedMessage(page: Page): PostedMessage {
+  const [form] = formsOf(page);
+  if (form?.method !== 'POST') throw new Error(`no form that posts: ${page.status} ${page.html}`);
+  const message = form.fields.SAMLRequest ?? form.fields.SAMLResponse ?? '';
+  const xml = Buffer.from(message, 'base64').toString('utf8');
+  return {
+    page,
+    action: form.action,
+    fields: form.fields,
+    xml,
+    id: /\bID="([^"]+)"/.exec(xml)?.[1] ?? '',
+    relayState: form.fields.RelayState ?? '',
+  };
+}
+
+/** Opens the authorization request and returns the AuthnRequest the page posts to the identity provider (HTTP-POST). */
+export async function startSamlPostSignIn(agent: Agent, authorization: string): Promise<PostedMessage> {
+  const outcome = await agent.navigate(authorization);
+  if (!outcome.page) throw new Error(`no page that posts to the identity provider: left for ${outcome.left}`);
+  return postedMessage(outcome.page);
+}
+
+/** Posts the identity provider's response to the ACS with the RelayState of a posted AuthnRequest. */
+export const postToAcsAfterPost = (server: RuntimeServer, agent: Agent, sent: PostedMessage, SAMLResponse: string) =>
+  agent.navigate(acsUrl(server), { form: { SAMLResponse, RelayState: sent.relayState } });

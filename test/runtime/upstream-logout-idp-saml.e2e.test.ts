@@ -204,7 +204,7 @@ describe('single logout started by the SAML 2.0 identity provider (HTTP-Redirect
     expect(events(rp.server, 4111).slice(before)).toEqual([
       expect.objectContaining({
         eventId: 4111,
-        description: 'the connection has no HTTP-Redirect single logout service to answer at',
+        description: 'the connection has no single logout service to answer at',
         connection: withoutSlo.name,
       }),
     ]);

@@ -203,7 +203,7 @@ describe('logout of a session signed in through a SAML 2.0 identity provider', (
     expect((await agent.navigate(answer(sent))).page?.status).toBe(400);
   });
 
-  it('finishes here when the identity provider has no HTTP-Redirect single logout service', async () => {
+  it('finishes here when the identity provider has no single logout service', async () => {
     const { agent, idToken, sessionId } = await signedIn(plainName, `${idpEntityId}-2`);
     const params = { id_token_hint: idToken, post_logout_redirect_uri: afterLogout, state: 'local' };
     const outcome = await agent.navigate(logoutUrl(rp.server, params));

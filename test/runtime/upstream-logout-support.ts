@@ -2,7 +2,11 @@ import { createSign, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as oidc from 'openid-client';
 import { expect } from 'vitest';
-import type { SamlSigner } from '../../packages/server/src/test-support/saml-identity-provider.js';
+import {
+  type PostSigning,
+  type SamlSigner,
+  signPostMessage,
+} from '../../packages/server/src/test-support/saml-identity-provider.js';
 import type { Agent } from './agent.js';
 import { type CreatedClient, execSql, type RuntimeServer, rowsOf, rpConfig } from './support.js';
 
@@ -87,4 +91,19 @@ export function logoutResponseUrl(input: LogoutResponseInput): string {
     query += `&Signature=${encodeURIComponent(signature)}`;
   }
   return `${input.slo}?${query}`;
+}
+
+/**
+ * An identity provider's LogoutResponse posted by HTTP-POST: the same response as `logoutResponseUrl` makes, base64
+ * of its XML, signed with an enveloped XML signature when `signing` is given; `change` may alter the XML after signing.
+ */
+export function logoutResponsePost(
+  input: Omit<LogoutResponseInput, 'signer'>,
+  signing?: PostSigning,
+  change: (xml: string) => string = (xml) => xml,
+): Record<string, string> {
+  const unsigned = new URL(logoutResponseUrl({ ...input, signer: undefined }));
+  const plain = redirectMessage(unsigned, 'SAMLResponse');
+  const xml = change(signing ? signPostMessage(plain, 'LogoutResponse', signing) : plain);
+  return { SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'), RelayState: input.relayState };
 }

@@ -58,15 +58,16 @@ export const runtimeDefaults = {
   /** Largest form body the runtime reads. */
   maxFormBytes: 64 * 1024,
   /**
-   * Largest form body the SAML assertion consumer service and the WS-Federation reply address read (responses with
-   * many attributes are large).
+   * Largest form body the SAML assertion consumer service, the SAML single logout service and the WS-Federation
+   * reply address read (responses with many attributes are large).
    */
   maxSamlFormBytes: 512 * 1024,
   /** Longest ID of a SAML assertion accepted, WS-Federation's too (the IDs of used assertions are kept, in an index). */
   maxSamlAssertionIdLength: 256,
   /**
    * Life of the sealed result of a verified SAML response (or WS-Federation token), from the ACS (reply address) to
-   * its continuation in this browser.
+   * its continuation in this browser; likewise of a provider's LogoutRequest verified at the single logout service's
+   * HTTP-POST endpoint, and of a LogoutRequest of this service waiting to be posted to the provider.
    */
   samlResultLifetime: 60,
   /** The state key of the sealed random value the CSRF key is derived from. */
@@ -133,7 +134,7 @@ export const runtimePaths = {
   /** Upstream SAML 2.0 sign-in: this service's entity id as a service provider, its ACS and its metadata. */
   samlEntityId: '/runtime/saml2',
   samlAcs: '/runtime/saml2/acs.idp',
-  /** Single logout service (HTTP-Redirect): the identity provider's LogoutResponse comes back here. */
+  /** Single logout service (HTTP-Redirect and HTTP-POST): the identity provider's LogoutRequest and LogoutResponse. */
   samlSlo: '/runtime/saml2/slo.idp',
   samlMetadata: '/runtime/saml2/metadata.idp',
   /** Upstream WS-Federation sign-in: this service's realm (wtrealm) and the reply address tokens are posted to. */

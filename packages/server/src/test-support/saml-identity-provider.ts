@@ -1,9 +1,11 @@
 // @peculiar/x509 needs the Reflect metadata polyfill loaded before it; this import runs first.
 import 'reflect-metadata';
 import { createHash, createSign, createVerify, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { signSamlPost } from '@node-saml/node-saml/lib/saml-post-signing.js';
 import * as x509 from '@peculiar/x509';
+import { DOMParser } from '@xmldom/xmldom';
+import { SignedXml } from 'xml-crypto';
 import xmlenc from 'xml-encryption';
 import { pemOf } from '../crypto/pem.js';
 
@@ -246,4 +248,75 @@ export function samlLogoutRequestUrl(input: SamlLogoutRequestInput, now = new Da
     query += `&Signature=${encodeURIComponent(signature)}`;
   }
   return { url: `${input.slo}?${query}`, id: requestId };
+}
+
+/** How a test identity provider signs a message it posts: the algorithms of its enveloped XML signature. */
+export interface PostSigning {
+  signer: SamlSigner;
+  /** The signature's algorithm (RSA with it); default sha256. */
+  signatureAlgorithm?: 'sha1' | 'sha256' | 'sha512';
+  /** The reference's digest; default the signature's. */
+  digestAlgorithm?: 'sha1' | 'sha256' | 'sha512';
+}
+
+/**
+ * The message signed as an identity provider signs what it posts by HTTP-POST (SAML bindings §3.5.4): an enveloped
+ * XML signature of the root element `root` by its ID, after its Issuer, with the signer's certificate as KeyInfo.
+ */
+export function signPostMessage(xml: string, root: string, signing: PostSigning): string {
+  const signatureAlgorithm = signing.signatureAlgorithm ?? 'sha256';
+  return signSamlPost(xml, `/*[local-name()='${root}']`, {
+    privateKey: signing.signer.privateKeyPem,
+    publicCert: signing.signer.pem,
+    signatureAlgorithm,
+    digestAlgorithm: signing.digestAlgorithm ?? signatureAlgorithm,
+  });
+}
+
+/**
+ * An identity provider's LogoutRequest posted by HTTP-POST: the same request as `samlLogoutRequestUrl` makes, base64
+ * of its XML (not deflated), signed with an enveloped XML signature unless `signing` is left out; `change` may alter
+ * the XML (signed) before it is encoded. Returns the form's fields and the request's ID.
+ */
+export function samlLogoutRequestPost(
+  input: Omit<SamlLogoutRequestInput, 'signer'>,
+  signing?: PostSigning,
+  change: (xml: string) => string = (xml) => xml,
+  now = new Date(),
+): { form: Record<string, string>; id: string; xml: string } {
+  const unsigned = samlLogoutRequestUrl({ ...input, signer: undefined }, now);
+  const deflated = new URL(unsigned.url).searchParams.get('SAMLRequest') ?? '';
+  const plain = inflateRawSync(Buffer.from(deflated, 'base64')).toString('utf8');
+  const xml = change(signing ? signPostMessage(plain, 'LogoutRequest', signing) : plain);
+  const form: Record<string, string> = { SAMLRequest: Buffer.from(xml, 'utf8').toString('base64') };
+  if (input.relayState !== undefined) form.RelayState = input.relayState;
+  return { form, id: unsigned.id, xml };
+}
+
+/**
+ * Whether the root element of a message posted by HTTP-POST carries an enveloped XML signature of itself (its one
+ * Reference the root's ID) that verifies with the certificate, RSA-SHA256 with a SHA-256 digest; the certificate of
+ * the message's KeyInfo is not used.
+ */
+export function postSignatureVerifies(xml: string, certificatePem: string): boolean {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const root = doc.documentElement;
+  const signatures = [...Array.from(root.childNodes)].filter(
+    (node): node is Element =>
+      node.nodeType === 1 &&
+      (node as Element).localName === 'Signature' &&
+      (node as Element).namespaceURI === 'http://www.w3.org/2000/09/xmldsig#',
+  );
+  if (signatures.length !== 1) return false;
+  const verifier = new SignedXml({ publicCert: certificatePem, getCertFromKeyInfo: () => null });
+  verifier.loadSignature(signatures[0]);
+  const references = verifier.getReferences();
+  if (references.length !== 1 || references[0].uri !== `#${root.getAttribute('ID')}`) return false;
+  if (verifier.signatureAlgorithm !== RSA_SHA256) return false;
+  if (references[0].digestAlgorithm !== 'http://www.w3.org/2001/04/xmlenc#sha256') return false;
+  try {
+    return verifier.checkSignature(xml);
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,6 @@
 import { Layout } from './layout.js';
 import type { PageText } from './render.js';
+import type { TextKey } from './texts.js';
 
 /** An error that cannot go back to a client: the request's client or redirect address is not trusted. */
 export function ErrorPage(props: { t: PageText; error: string; description?: string | undefined }) {
@@ -17,9 +18,15 @@ export function ErrorPage(props: { t: PageText; error: string; description?: str
 
 /**
  * response_mode form_post: a form that posts the response to the client; a one-line script submits it, and the
- * button does when scripts are off.
+ * button does when scripts are off. `intro` says where it goes (default: the application).
  */
-export function FormPostPage(props: { t: PageText; action: string; fields: Record<string, string>; nonce: string }) {
+export function FormPostPage(props: {
+  t: PageText;
+  action: string;
+  fields: Record<string, string>;
+  nonce: string;
+  intro?: TextKey;
+}) {
   const { t } = props;
   return (
     <Layout lang={t.lang} title={t('formPost.continue')}>
@@ -27,7 +34,7 @@ export function FormPostPage(props: { t: PageText; action: string; fields: Recor
         {Object.entries(props.fields).map(([name, value]) => (
           <input type="hidden" name={name} value={value} />
         ))}
-        <p>{t('formPost.intro')}</p>
+        <p>{t(props.intro ?? 'formPost.intro')}</p>
         <button type="submit">{t('formPost.continue')}</button>
       </form>
       <script nonce={props.nonce}>document.forms[0].submit();</script>

@@ -79,6 +79,7 @@ const en = {
   'changePassword.policy': 'The new password does not meet the requirements: {reasons}',
   'formPost.continue': 'Continue',
   'formPost.intro': 'Press Continue to go on to the application.',
+  'formPost.introProvider': 'Press Continue to go on to the identity provider.',
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -165,6 +166,7 @@ const nl: Record<TextKey, string> = {
   'changePassword.policy': 'Het nieuwe wachtwoord voldoet niet aan de eisen: {reasons}',
   'formPost.continue': 'Verder',
   'formPost.intro': 'Druk op Verder om naar de toepassing te gaan.',
+  'formPost.introProvider': 'Druk op Verder om naar de identiteitsprovider te gaan.',
 };
 
 export const languages = ['en', 'nl'] as const;

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { AppContext } from '../../context.js';
@@ -10,6 +9,7 @@ import { OAuthError } from '../oauth-errors.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { continueUpstreamSignIn } from './continue-sign-in.js';
 import type { FederatedIdentity } from './federated-identity.js';
+import { readFederationForm } from './federation-form.js';
 import { UpstreamError } from './provider.js';
 import type { UpstreamSignIn } from './upstream-session.js';
 
@@ -69,14 +69,6 @@ function openSealed<T extends { kind: string; expiresAt: number }>(
   }
 }
 
-/** The posted form, or undefined when it is not a form or is larger than a sign-in answer needs. */
-async function readPost(c: Context): Promise<URLSearchParams | undefined> {
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(c.req.header('content-type') ?? '')) return undefined;
-  if (Number(c.req.header('content-length') ?? 0) > runtimeDefaults.maxSamlFormBytes) return undefined;
-  const body = await c.req.text();
-  return body.length > runtimeDefaults.maxSamlFormBytes ? undefined : new URLSearchParams(body);
-}
-
 /**
  * Records the verified assertion as used, until it could no longer be accepted (its latest NotOnOrAfter and the
  * allowed clock skew): a bearer assertion is accepted once (SAML 2.0 Profiles §4.1.4.5). Throws UpstreamError when
@@ -125,7 +117,7 @@ export function federationReplyRoute<S extends SentSignIn, P extends { connectio
   const resultKind = `${reply.stateKind}-result`;
   const app = new Hono();
   app.post(reply.path, async (c) => {
-    const form = await readPost(c);
+    const form = await readFederationForm(c);
     const posted = form?.get(reply.stateField);
     const sealed = posted && reply.sealedState ? await reply.sealedState(ctx, posted) : posted;
     const sent = openSealed<S>(ctx, sealed, reply.stateKind);

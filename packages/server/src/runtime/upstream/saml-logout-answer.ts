@@ -1,15 +1,24 @@
-import { createSign, randomBytes } from 'node:crypto';
+import { createSign } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
+import type { Context } from 'hono';
+import type { AppContext } from '../../context.js';
+import { HTTP_POST_BINDING } from './saml-binding.js';
 import type { IdpLogoutRequest } from './saml-logout-request.js';
+import { logoutResponseXml } from './saml-logout-xml.js';
+import { type SamlPostForm, sendSamlPostForm } from './saml-post-form.js';
+import { signEnveloped } from './saml-post-message.js';
 import type { SamlIdentityProvider, SamlServiceProvider } from './saml-provider.js';
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
-const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
-const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 
-const xmlAttribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+type Answered = Pick<SamlIdentityProvider, 'sloResponseUrl'>;
+type Answering = Pick<SamlServiceProvider, 'entityId' | 'credential'>;
+
+function answerXml(idp: Answered, sp: Answering, request: Pick<IdpLogoutRequest, 'id'>): [string, string] {
+  if (!idp.sloResponseUrl) throw new Error('the identity provider has no single logout service');
+  const destination = idp.sloResponseUrl;
+  return [destination, logoutResponseXml({ destination, issuer: sp.entityId, inResponseTo: request.id })];
+}
 
 /**
  * The address of this service's LogoutResponse (status Success) to an identity provider's LogoutRequest, over
@@ -19,20 +28,11 @@ const xmlAttribute = (value: string) =>
  * one encoding of the RelayState and sends another.
  */
 export function logoutResponseUrl(
-  idp: Pick<SamlIdentityProvider, 'sloResponseUrl'>,
-  sp: Pick<SamlServiceProvider, 'entityId' | 'credential'>,
+  idp: Answered,
+  sp: Answering,
   request: Pick<IdpLogoutRequest, 'id' | 'relayState'>,
 ): string {
-  if (!idp.sloResponseUrl) throw new Error('the identity provider has no single logout service');
-  const destination = idp.sloResponseUrl;
-  const xml = [
-    `<samlp:LogoutResponse xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}"`,
-    ` ID="_${randomBytes(20).toString('hex')}" Version="2.0" IssueInstant="${new Date().toISOString()}"`,
-    ` Destination="${xmlAttribute(destination)}" InResponseTo="${xmlAttribute(request.id)}">`,
-    `<saml:Issuer>${xmlAttribute(sp.entityId)}</saml:Issuer>`,
-    `<samlp:Status><samlp:StatusCode Value="${SUCCESS}"/></samlp:Status>`,
-    '</samlp:LogoutResponse>',
-  ].join('');
+  const [destination, xml] = answerXml(idp, sp, request);
   const parameters = [
     `SAMLResponse=${encodeURIComponent(deflateRawSync(Buffer.from(xml, 'utf8')).toString('base64'))}`,
     ...(request.relayState ? [`RelayState=${encodeURIComponent(request.relayState)}`] : []),
@@ -43,4 +43,36 @@ export function logoutResponseUrl(
   const target = new URL(destination);
   const query = target.search.length > 1 ? `${target.search}&` : '?';
   return `${target.origin}${target.pathname}${query}${parameters}&Signature=${encodeURIComponent(signature)}`;
+}
+
+/**
+ * The same LogoutResponse for the HTTP-POST binding (SAML 2.0 Bindings §3.5): the form that posts it, base64 and
+ * signed with an enveloped XML signature, with the request's RelayState.
+ */
+export function logoutResponseForm(
+  idp: Answered,
+  sp: Answering,
+  request: Pick<IdpLogoutRequest, 'id' | 'relayState'>,
+): SamlPostForm {
+  const [destination, xml] = answerXml(idp, sp, request);
+  const signed = signEnveloped(xml, 'LogoutResponse', sp.credential);
+  const fields: Record<string, string> = { SAMLResponse: Buffer.from(signed, 'utf8').toString('base64') };
+  if (request.relayState) fields.RelayState = request.relayState;
+  return { action: destination, fields };
+}
+
+/**
+ * Sends the LogoutResponse to the identity provider by the binding of its single logout service: a redirect
+ * (HTTP-Redirect), or a page whose form posts it (HTTP-POST, the service has no HTTP-Redirect endpoint).
+ */
+export function answerLogoutRequest(
+  ctx: AppContext,
+  c: Context,
+  idp: Answered & Pick<SamlIdentityProvider, 'sloBinding'>,
+  sp: Answering,
+  request: Pick<IdpLogoutRequest, 'id' | 'relayState'>,
+): Promise<Response> | Response {
+  if (idp.sloBinding === HTTP_POST_BINDING) return sendSamlPostForm(ctx, c, logoutResponseForm(idp, sp, request));
+  c.header('Cache-Control', 'no-store');
+  return c.redirect(logoutResponseUrl(idp, sp, request), 302);
 }

@@ -10,14 +10,9 @@ import {
   samlIdentityProvider,
 } from './saml-provider.js';
 import { readRedirectMessage } from './saml-redirect-message.js';
+import { SIGNATURE_ALGORITHMS, textOf } from './saml-xml.js';
 import type { UpstreamSignIn } from './upstream-session.js';
 
-/** RSA signature algorithms a LogoutRequest may be signed with (SHA-1 is not taken). */
-const SIGNATURE_ALGORITHMS = [
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
-];
 const UNSPECIFIED_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
 
 /** A LogoutRequest of an identity provider, verified: whom it signs out. */
@@ -42,19 +37,32 @@ export class LogoutRequestRefused extends UpstreamError {
   }
 }
 
-interface LogoutRequestXml {
+export interface LogoutRequestXml {
   '@ID'?: unknown;
   '@Destination'?: unknown;
   Issuer?: unknown;
   SessionIndex?: unknown;
 }
 
-/** The text of an element as samlFieldParser reads it: a string, or `#text` when the element has attributes. */
-function textOf(node: unknown): string | undefined {
-  if (typeof node === 'string') return node;
-  if (node && typeof node === 'object' && '#text' in node) return String((node as { '#text': unknown })['#text']);
-  return undefined;
+/** A LogoutRequest as its binding received it, not yet trusted. */
+export interface ReceivedLogoutRequest {
+  /** Its plain fields, as received. */
+  xml: LogoutRequestXml;
+  /** The algorithm it is signed with (SigAlg, or its XML signature's SignatureMethod); none: not signed. */
+  sigAlg?: string | undefined;
+  relayState?: string | undefined;
+  /**
+   * Verifies it with node-saml's client for its provider (the signature by one of the connection's certificates, the
+   * Issuer, NotBefore/NotOnOrAfter, a NameID): the profile, and the plain fields as the signature covers them.
+   * Throws Error.
+   */
+  verify(
+    idp: SamlIdentityProvider,
+    verifier: SAML,
+  ): Promise<{ profile: VerifiedProfile | null; xml: LogoutRequestXml }>;
 }
+
+type VerifiedProfile = { nameID?: unknown; nameIDFormat?: unknown };
 
 /**
  * The enabled Saml20 authentication connection of the issuer's entity id. Should several share it, the one the
@@ -82,12 +90,8 @@ function requestVerifier(idp: SamlIdentityProvider, sp: SamlServiceProvider): SA
 }
 
 /**
- * Verifies an identity provider's HTTP-Redirect LogoutRequest (SAML 2.0 Bindings §3.4.4.1, Profiles §4.4): no
- * parameter more than once; its Issuer an enabled Saml20 authentication connection; signed (SigAlg, RSA with SHA-256
- * or stronger, and Signature, required); an ID; addressed to this service's single logout service if it names an
- * address; and verified by node-saml (the signature by one of the connection's certificates over the parameters as
- * received, the Issuer, NotBefore/NotOnOrAfter within the clock skew, a NameID). The connection must have a single
- * logout service to answer at. Throws LogoutRequestRefused when any of it fails.
+ * Verifies an identity provider's HTTP-Redirect LogoutRequest (SAML 2.0 Bindings §3.4.4.1): no parameter more than
+ * once, then as `checkLogoutRequest`, the signature over the parameters as received. Throws LogoutRequestRefused.
  */
 export async function readLogoutRequest(
   ctx: Pick<AppContext, 'db'>,
@@ -95,11 +99,37 @@ export async function readLogoutRequest(
   rawQuery: string,
   preferredConnection: string | undefined,
 ): Promise<{ idp: SamlIdentityProvider; request: IdpLogoutRequest }> {
+  const read = readRedirectMessage<LogoutRequestXml>(rawQuery, 'SAMLRequest', 'LogoutRequest');
+  if (typeof read === 'string') throw new LogoutRequestRefused(read, '');
+  const { xml, container, signedQuery, relayState, sigAlg, signature } = read;
+  const received: ReceivedLogoutRequest = {
+    xml,
+    sigAlg: sigAlg && signature ? sigAlg : undefined,
+    relayState,
+    verify: async (_idp, verifier) => ({
+      profile: (await verifier.validateRedirectAsync(container, signedQuery)).profile,
+      xml,
+    }),
+  };
+  return checkLogoutRequest(ctx, sp, received, preferredConnection);
+}
+
+/**
+ * Verifies an identity provider's LogoutRequest (SAML 2.0 Profiles §4.4), whatever its binding: its Issuer an enabled
+ * Saml20 authentication connection; signed (RSA with SHA-256 or stronger, required); an ID; addressed to this
+ * service's single logout service if it names an address; and verified by node-saml (the signature by one of the
+ * connection's certificates, the Issuer, NotBefore/NotOnOrAfter within the clock skew, a NameID). The connection must
+ * have a single logout service to answer at. Throws LogoutRequestRefused when any of it fails.
+ */
+export async function checkLogoutRequest(
+  ctx: Pick<AppContext, 'db'>,
+  sp: SamlServiceProvider,
+  received: ReceivedLogoutRequest,
+  preferredConnection: string | undefined,
+): Promise<{ idp: SamlIdentityProvider; request: IdpLogoutRequest }> {
   let connection = '';
   const refused = (description: string) => new LogoutRequestRefused(description, connection);
-  const read = readRedirectMessage<LogoutRequestXml>(rawQuery, 'SAMLRequest', 'LogoutRequest');
-  if (typeof read === 'string') throw refused(read);
-  const { xml, container, signedQuery, relayState, sigAlg, signature } = read;
+  const { xml, sigAlg, relayState } = received;
   const issuer = textOf(xml.Issuer) ?? '';
   connection = issuer;
   const connectionId = issuer ? await issuerConnection(ctx, issuer, preferredConnection) : undefined;
@@ -112,24 +142,31 @@ export async function readLogoutRequest(
     throw error;
   }
   connection = idp.name;
-  if (!sigAlg || !signature) throw refused('the LogoutRequest is not signed');
+  if (!sigAlg) throw refused('the LogoutRequest is not signed');
   if (!SIGNATURE_ALGORITHMS.includes(sigAlg)) throw refused(`the LogoutRequest is signed with ${sigAlg}`);
-  const id = typeof xml['@ID'] === 'string' ? xml['@ID'] : '';
-  if (!id) throw refused('the LogoutRequest has no ID');
-  const destination = xml['@Destination'];
-  if (destination !== undefined && destination !== sp.sloUrl) {
-    throw refused(`the LogoutRequest is addressed to ${String(destination)}, not to this service`);
-  }
-  let profile: { nameID?: unknown; nameIDFormat?: unknown } | null;
+  const addressed = (fields: LogoutRequestXml) => {
+    const id = typeof fields['@ID'] === 'string' ? fields['@ID'] : '';
+    if (!id) throw refused('the LogoutRequest has no ID');
+    const destination = fields['@Destination'];
+    if (destination !== undefined && destination !== sp.sloUrl) {
+      throw refused(`the LogoutRequest is addressed to ${String(destination)}, not to this service`);
+    }
+    return id;
+  };
+  addressed(xml);
+  let verified: Awaited<ReturnType<ReceivedLogoutRequest['verify']>>;
   try {
-    ({ profile } = await requestVerifier(idp, sp).validateRedirectAsync(container, signedQuery));
+    verified = await received.verify(idp, requestVerifier(idp, sp));
   } catch (error) {
     throw refused(`the LogoutRequest does not verify: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const { profile, xml: signed } = verified;
+  // What the signature covers is what counts (the same fields, unless the message was tampered with around them).
+  const id = addressed(signed);
   if (typeof profile?.nameID !== 'string' || profile.nameID === '') throw refused('the LogoutRequest names no NameID');
   // The answer is sent to the provider's single logout service: without one the request cannot be answered.
-  if (!idp.sloResponseUrl) throw refused('the connection has no HTTP-Redirect single logout service to answer at');
-  const indexes = Array.isArray(xml.SessionIndex) ? xml.SessionIndex : [xml.SessionIndex];
+  if (!idp.sloResponseUrl) throw refused('the connection has no single logout service to answer at');
+  const indexes = Array.isArray(signed.SessionIndex) ? signed.SessionIndex : [signed.SessionIndex];
   const request: IdpLogoutRequest = {
     id,
     nameId: profile.nameID,

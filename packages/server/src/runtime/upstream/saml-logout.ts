@@ -4,6 +4,10 @@ import type { AppContext } from '../../context.js';
 import { keepRelayState } from '../../queries/saml-relay-states.js';
 import { type LogoutContinuation, sealContinuation } from './logout-continuation.js';
 import { UpstreamError } from './provider.js';
+import { HTTP_POST_BINDING } from './saml-binding.js';
+import { logoutRequestXml } from './saml-logout-xml.js';
+import { keepPostForm } from './saml-post-form.js';
+import { signEnveloped } from './saml-post-message.js';
 import {
   answeringConfig,
   type SamlIdentityProvider,
@@ -36,9 +40,11 @@ function logoutClient(idp: SamlIdentityProvider, sp: SamlServiceProvider, sent: 
 
 /**
  * The LogoutRequest for the person's session at the identity provider (its NameID with its format, its
- * SessionIndex), signed, to the provider's HTTP-Redirect single logout service. The continuation is kept sealed
- * under a short RelayState with the request's ID, which the LogoutResponse must answer. Undefined when the provider
- * has no such service or the sign-in named no NameID (the logout finishes here).
+ * SessionIndex), signed, to the provider's single logout service: its address with the request (HTTP-Redirect), or,
+ * when the service takes HTTP-POST only, the address here of the page that posts it (signed with an enveloped XML
+ * signature). The continuation is kept sealed under a short RelayState with the request's ID, which the
+ * LogoutResponse must answer. Undefined when the provider has no such service or the sign-in named no NameID (the
+ * logout finishes here).
  */
 export async function samlLogoutUrl(
   ctx: AppContext,
@@ -59,13 +65,43 @@ export async function samlLogoutUrl(
     nameIDFormat: signIn.nameIdFormat ?? UNSPECIFIED_NAME_ID,
     ...(signIn.sessionIndex ? { sessionIndex: signIn.sessionIndex } : {}),
   } satisfies Profile;
-  return logoutClient(idp, await samlServiceProvider(ctx), sent).getLogoutUrlAsync(person, relayState, {});
+  const sp = await samlServiceProvider(ctx);
+  if (idp.sloBinding === HTTP_POST_BINDING) {
+    const xml = logoutRequestXml({
+      id: sent.id,
+      issueInstant: new Date(sent.issuedAt),
+      destination: idp.sloUrl,
+      issuer: sp.entityId,
+      nameId: person.nameID,
+      nameIdFormat: person.nameIDFormat,
+      sessionIndex: person.sessionIndex,
+    });
+    const SAMLRequest = Buffer.from(signEnveloped(xml, 'LogoutRequest', sp.credential), 'utf8').toString('base64');
+    return keepPostForm(ctx, { action: idp.sloUrl, fields: { SAMLRequest, RelayState: relayState } });
+  }
+  return logoutClient(idp, sp, sent).getLogoutUrlAsync(person, relayState, {});
 }
 
-interface LogoutResponseXml {
+export interface LogoutResponseXml {
   '@InResponseTo'?: unknown;
   '@Destination'?: unknown;
+  Issuer?: unknown;
   Status?: { StatusCode?: { '@Value'?: unknown } };
+}
+
+/**
+ * Checks the fields of a LogoutResponse: it answers the LogoutRequest sent (InResponseTo, always), is addressed to
+ * this service's single logout service if it names an address, and reports success. Throws UpstreamError.
+ */
+export function checkLogoutResponse(xml: LogoutResponseXml, sp: SamlServiceProvider, sent: SentRequest): void {
+  const invalid = (description: string) => new UpstreamError('invalid_response', description);
+  if (xml['@InResponseTo'] !== sent.id) throw invalid(`the LogoutResponse does not answer the request ${sent.id}`);
+  const destination = xml['@Destination'];
+  if (destination !== undefined && destination !== sp.sloUrl) {
+    throw invalid(`the LogoutResponse is addressed to ${String(destination)}, not to this service`);
+  }
+  const status = String(xml.Status?.StatusCode?.['@Value'] ?? '');
+  if (status !== SUCCESS) throw invalid(`the LogoutResponse reports the status ${status || 'none'}`);
 }
 
 /**
@@ -85,14 +121,8 @@ export async function readLogoutResponse(
   if (typeof read === 'string') throw invalid(read);
   const { xml, container, signedQuery } = read;
   if (!read.sigAlg || !read.signature) throw invalid('the LogoutResponse is not signed');
-  if (xml['@InResponseTo'] !== sent.id) throw invalid(`the LogoutResponse does not answer the request ${sent.id}`);
-  const destination = xml['@Destination'];
-  if (destination !== undefined && destination !== sp.sloUrl) {
-    throw invalid(`the LogoutResponse is addressed to ${String(destination)}, not to this service`);
-  }
   // The status is read before the signature is checked (node-saml refuses any other status first): not trusted.
-  const status = String(xml.Status?.StatusCode?.['@Value'] ?? '');
-  if (status !== SUCCESS) throw invalid(`the LogoutResponse reports the status ${status || 'none'}`);
+  checkLogoutResponse(xml, sp, sent);
   try {
     await logoutClient(idp, sp, sent).validateRedirectAsync(container, signedQuery);
   } catch (error) {

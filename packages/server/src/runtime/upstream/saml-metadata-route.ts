@@ -4,16 +4,17 @@ import { Hono } from 'hono';
 import type { AppContext } from '../../context.js';
 import { connections } from '../../db/schema/index.js';
 import { runtimePaths } from '../defaults.js';
-import { HTTP_REDIRECT_BINDING, samlServiceProvider } from './saml-provider.js';
+import { HTTP_POST_BINDING, HTTP_REDIRECT_BINDING } from './saml-binding.js';
+import { samlServiceProvider } from './saml-provider.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `GET /runtime/saml2/metadata.idp[?connectionId=<guid>]`: this service's SAML 2.0 service provider metadata (entity
- * id, assertion consumer service, single logout service (HTTP-Redirect), and the certificate of its credential as
- * signing and encryption key), to register at an identity provider. With the id of a Saml20 authentication
- * connection it states that connection's NameID format, whether it wants signed assertions and whether its
- * AuthnRequests are signed; 404 for any other id.
+ * id, assertion consumer service, single logout service (HTTP-Redirect, then HTTP-POST at the same address), and the
+ * certificate of its credential as signing and encryption key), to register at an identity provider. With the id of
+ * a Saml20 authentication connection it states that connection's NameID format, whether it wants signed assertions
+ * and whether its AuthnRequests are signed; 404 for any other id.
  */
 export function samlMetadataRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -50,7 +51,7 @@ export function samlMetadataRoute(ctx: AppContext): Hono {
       decryptionPvk: privateKeyPem,
       decryptionCert: certificatePem,
     });
-    return c.body(redirectLogout(authnRequestsSigned(xml, configuration.signAuthenticationRequests === true)), 200, {
+    return c.body(logoutServices(authnRequestsSigned(xml, configuration.signAuthenticationRequests === true)), 200, {
       'Content-Type': 'application/samlmetadata+xml; charset=utf-8',
     });
   });
@@ -65,7 +66,12 @@ function authnRequestsSigned(xml: string, signed: boolean): string {
   return xml.replace(/(<SPSSODescriptor\b[^>]*?\bAuthnRequestsSigned=")[^"]*"/, `$1${signed}"`);
 }
 
-/** node-saml states the single logout service with the HTTP-POST binding; this service's takes HTTP-Redirect. */
-function redirectLogout(xml: string): string {
-  return xml.replace(/(<SingleLogoutService\b[^>]*?\bBinding=")[^"]*"/, `$1${HTTP_REDIRECT_BINDING}"`);
+/**
+ * node-saml states one single logout service, of the HTTP-POST binding; this service's takes HTTP-Redirect (stated
+ * first, the binding it prefers) and HTTP-POST, at the same address.
+ */
+function logoutServices(xml: string): string {
+  return xml.replace(/^([ \t]*)(<SingleLogoutService\b[^>]*?\bBinding=")[^"]*("[^>]*>)/m, (_, indent, head, tail) =>
+    [HTTP_REDIRECT_BINDING, HTTP_POST_BINDING].map((binding) => `${indent}${head}${binding}${tail}`).join('\n'),
+  );
 }

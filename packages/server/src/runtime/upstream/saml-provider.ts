@@ -5,9 +5,8 @@ import { connections } from '../../db/schema/index.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
 import { usableCertificates } from './connection-certificates.js';
 import { UpstreamError } from './provider.js';
+import { frontChannelService, HTTP_POST_BINDING, type SamlBinding } from './saml-binding.js';
 import { type SamlCredential, samlCredential } from './saml-credential.js';
-
-export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
 /** An upstream SAML 2.0 identity provider (a Saml20 authentication connection), ready to use. */
 export interface SamlIdentityProvider {
@@ -15,10 +14,12 @@ export interface SamlIdentityProvider {
   name: string;
   /** The identity provider's entity id: the Issuer its assertions must carry. */
   entityId: string;
-  /** Its single sign-on service of the HTTP-Redirect binding. */
+  /** Its single sign-on service: of the HTTP-Redirect binding when it has one, else of the HTTP-POST binding. */
   ssoUrl: string;
-  /** Its single logout service of the HTTP-Redirect binding, if it has one. */
+  ssoBinding: SamlBinding;
+  /** Its single logout service, if it has one: HTTP-Redirect when it has one, else HTTP-POST. */
   sloUrl?: string;
+  sloBinding?: SamlBinding;
   /** Where a LogoutResponse of this service goes: that service's ResponseLocation when set, else its Location. */
   sloResponseUrl?: string;
   /** PEM certificates whose keys may sign its responses and assertions. */
@@ -33,7 +34,7 @@ export interface SamlIdentityProvider {
 export interface SamlServiceProvider {
   entityId: string;
   acsUrl: string;
-  /** The single logout service (HTTP-Redirect) the identity provider's LogoutResponse comes back to. */
+  /** The single logout service (HTTP-Redirect and HTTP-POST) the identity provider's messages come to. */
   sloUrl: string;
   credential: SamlCredential;
 }
@@ -50,16 +51,6 @@ export async function samlServiceProvider(
   };
 }
 
-/** The first endpoint of the HTTP-Redirect binding of a list of SAML endpoints. */
-function redirectService(services: unknown): { location: string; responseLocation?: string } | undefined {
-  type Endpoint = { binding?: unknown; location?: unknown; responseLocation?: unknown };
-  const list = Array.isArray(services) ? (services as Endpoint[]) : [];
-  const found = list.find((s) => s.binding === HTTP_REDIRECT_BINDING && typeof s.location === 'string');
-  if (!found) return undefined;
-  const { responseLocation } = found;
-  return { location: String(found.location), ...(typeof responseLocation === 'string' ? { responseLocation } : {}) };
-}
-
 /**
  * The identity provider of an enabled Saml20 authentication connection, with the certificates it names (those
  * past their end of validity left out). Throws UpstreamError when it cannot be used.
@@ -73,17 +64,22 @@ export async function samlIdentityProvider(
     throw new UpstreamError('server_error', 'the connection is not an enabled Saml20 authentication connection');
   }
   const config = row.configuration;
-  const sso = redirectService(config.singleSignOnServices);
-  const slo = redirectService(config.singleLogoutServices);
-  if (!sso) throw new UpstreamError('server_error', 'the connection has no HTTP-Redirect single sign-on service');
+  const sso = frontChannelService(config.singleSignOnServices);
+  const slo = frontChannelService(config.singleLogoutServices);
+  if (!sso) {
+    throw new UpstreamError('server_error', 'the connection has no HTTP-Redirect or HTTP-POST single sign-on service');
+  }
   const usable = await usableCertificates(ctx.db, row.certificates);
   if (usable.length === 0) throw new UpstreamError('server_error', 'the connection has no valid signing certificate');
   return {
     connectionId: row.id,
     name: row.name,
     entityId: String(config.entityId ?? row.entityId ?? ''),
-    ssoUrl: String(sso.location),
-    ...(slo ? { sloUrl: slo.location, sloResponseUrl: slo.responseLocation ?? slo.location } : {}),
+    ssoUrl: sso.location,
+    ssoBinding: sso.binding,
+    ...(slo
+      ? { sloUrl: slo.location, sloBinding: slo.binding, sloResponseUrl: slo.responseLocation ?? slo.location }
+      : {}),
     certificates: usable,
     ...(typeof config.nameIdFormat === 'string' ? { nameIdFormat: config.nameIdFormat } : {}),
     wantAssertionsSigned: config.wantAssertionsSigned !== false,
@@ -166,9 +162,17 @@ export function samlClient(
     ...(options.authnContext?.length
       ? { authnContext: [...options.authnContext], racComparison: 'exact' as const }
       : { disableRequestedAuthnContext: true }),
-    // A signed HTTP-Redirect request carries SigAlg and Signature (SAML bindings §3.4.4.1).
+    // A signed HTTP-Redirect request carries SigAlg and Signature (SAML bindings §3.4.4.1); a signed HTTP-POST one an
+    // enveloped XML signature (RSA-SHA256, SHA-256 digest) with this service's certificate as its KeyInfo (§3.5.4).
     ...(idp.signAuthenticationRequests
-      ? { privateKey: sp.credential.privateKeyPem, signatureAlgorithm: 'sha256' as const }
+      ? {
+          privateKey: sp.credential.privateKeyPem,
+          signatureAlgorithm: 'sha256' as const,
+          digestAlgorithm: 'sha256',
+          publicCert: sp.credential.certificatePem,
+        }
       : {}),
+    // By HTTP-POST the AuthnRequest is sent as base64 of its XML, not deflated (SAML bindings §3.5.4).
+    ...(idp.ssoBinding === HTTP_POST_BINDING ? { skipRequestCompression: true, authnRequestBinding: 'HTTP-POST' } : {}),
   });
 }

@@ -2,7 +2,6 @@ import { type Context, Hono } from 'hono';
 import type { AppContext } from '../../context.js';
 import { findRelayState } from '../../queries/saml-relay-states.js';
 import { errorPage } from '../authorize/flow.js';
-import { PageError } from '../authorize/request.js';
 import { runtimePaths } from '../defaults.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { currentSession, endSession } from '../session.js';
@@ -11,13 +10,15 @@ import { finishLogout } from './logout-finish.js';
 import { logoutNotStartedHere } from './logout-return-route.js';
 import { UpstreamError } from './provider.js';
 import { readLogoutResponse } from './saml-logout.js';
-import { logoutResponseUrl } from './saml-logout-answer.js';
+import { answerLogoutRequest } from './saml-logout-answer.js';
 import { LogoutRequestRefused, readLogoutRequest, requestNamesSignIn } from './saml-logout-request.js';
+import { keptPostForm, sendSamlPostForm } from './saml-post-form.js';
 import { samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
+import { logoutRequestRefused, samlSloPost, verifiedLogoutRequest } from './saml-slo-post.js';
 import { sessionUpstream } from './upstream-session.js';
 
 /**
- * `GET /runtime/saml2/slo.idp`: the single logout service (HTTP-Redirect).
+ * `GET /runtime/saml2/slo.idp`: the single logout service (HTTP-Redirect; its HTTP-POST side is saml-slo-post.ts).
  *
  * The identity provider's LogoutResponse to a LogoutRequest of this service comes back with the RelayState the
  * logout is kept under; it is verified (signed by one of the connection's certificates, answering that request,
@@ -31,12 +32,22 @@ import { sessionUpstream } from './upstream-session.js';
  * in through that connection with the request's NameID (and one of its SessionIndex values, when it names any). Any
  * other session, or none, is left as it is and the answer is Success all the same: the person named is not signed in
  * here in this browser. The browser is sent back to the provider's single logout service with a signed
- * LogoutResponse (saml-logout-answer.ts).
+ * LogoutResponse by that service's binding (saml-logout-answer.ts).
+ *
+ * `?send=<id>`: the page that posts a LogoutRequest of this service to a provider whose single logout service takes
+ * HTTP-POST only (kept by saml-logout.ts when the logout here ended).
  */
 export function samlSloRoute(ctx: AppContext): Hono {
   const app = new Hono();
   app.get(runtimePaths.samlSlo, async (c) => {
     const url = new URL(c.req.url);
+    const send = url.searchParams.get('send');
+    if (send !== null) {
+      const form = await keptPostForm(ctx, send);
+      return form ? sendSamlPostForm(ctx, c, form) : errorPage(ctx, c, logoutNotStartedHere(), undefined);
+    }
+    const verified = url.searchParams.get('verified');
+    if (verified !== null) return verifiedLogoutRequest(ctx, c, verified);
     if (url.searchParams.has('SAMLRequest')) return logoutRequested(ctx, c, url);
     const relayState = url.searchParams.get('RelayState');
     const sealed = relayState && relayState.length <= 80 ? await findRelayState(ctx.db, relayState) : undefined;
@@ -55,6 +66,7 @@ export function samlSloRoute(ctx: AppContext): Hono {
     }
     return finishLogout(ctx, c, continuation, { upstreamUnconfirmed });
   });
+  app.post(runtimePaths.samlSlo, (c) => samlSloPost(ctx, c));
   return app;
 }
 
@@ -69,10 +81,9 @@ async function logoutRequested(ctx: AppContext, c: Context, url: URL): Promise<R
   } catch (error) {
     if (!(error instanceof LogoutRequestRefused)) throw error;
     logUpstreamError(ctx, c, { error: error.error, description: error.description, connection: error.connection });
-    return errorPage(ctx, c, new PageError('invalid_request', 'the logout request does not verify'), undefined);
+    return errorPage(ctx, c, logoutRequestRefused(), undefined);
   }
   const { idp, request } = verified;
   if (requestNamesSignIn(idp, request, signIn)) await endSession(ctx, c);
-  c.header('Cache-Control', 'no-store');
-  return c.redirect(logoutResponseUrl(idp, sp, request), 302);
+  return answerLogoutRequest(ctx, c, idp, sp, request);
 }

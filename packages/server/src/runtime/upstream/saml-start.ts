@@ -5,6 +5,8 @@ import type { FlowContext } from '../authorize/flow.js';
 import { browserBinding } from '../csrf.js';
 import { runtimeDefaults } from '../defaults.js';
 import type { SentSignIn } from './federation-reply.js';
+import { HTTP_POST_BINDING } from './saml-binding.js';
+import { sendSamlPostForm } from './saml-post-form.js';
 import { type SentRequest, samlClient, samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
 import { usableProvider } from './usable-provider.js';
 
@@ -17,9 +19,9 @@ export interface SamlState extends SentSignIn {
 
 /**
  * Signs the person in at an upstream SAML 2.0 identity provider (a Saml20 connection chosen by `whr`): an
- * AuthnRequest over the HTTP-Redirect binding, the authorization request kept sealed under the RelayState's id;
- * prompt=none asks for a passive sign-in, prompt=login for a fresh one, acr_values for those authentication context
- * classes. The answer is posted to the ACS.
+ * AuthnRequest over the provider's single sign-on binding (HTTP-Redirect; else HTTP-POST, a page whose form posts
+ * it), the authorization request kept sealed under the RelayState's id; prompt=none asks for a passive sign-in,
+ * prompt=login for a fresh one, acr_values for those authentication context classes. The answer is posted to the ACS.
  */
 export async function startSamlSignIn(flow: FlowContext, connection: AuthenticationConnection): Promise<Response> {
   const { ctx, c, request } = flow;
@@ -42,6 +44,11 @@ export async function startSamlSignIn(flow: FlowContext, connection: Authenticat
   // RelayState may hold 80 bytes at most (SAML 2.0 Bindings §3.4.3): it names the sign-in, which is kept here.
   const relayState = randomBytes(18).toString('base64url');
   await keepRelayState(ctx.db, relayState, ctx.box.seal(JSON.stringify(state)), new Date(state.expiresAt));
+  if (idp.ssoBinding === HTTP_POST_BINDING) {
+    const message = await client.getAuthorizeMessageAsync(relayState, undefined, {});
+    const fields = { SAMLRequest: String(message.SAMLRequest), RelayState: relayState };
+    return sendSamlPostForm(ctx, c, { action: idp.ssoUrl, fields }, request.uiLocales);
+  }
   const url = await client.getAuthorizeUrlAsync(relayState, undefined, {});
   c.header('Cache-Control', 'no-store');
   return c.redirect(url, 302);

@@ -33,7 +33,8 @@ function logoutUrl(ctx: AppContext, signIn: UpstreamSignIn, continuation: Logout
 
 /**
  * After the local session was ended: the address of the upstream provider's sign-out for the session's upstream
- * sign-in, carrying how the logout finishes here (sealed, for the interaction lifetime). Finishes here when the
+ * sign-in (for a SAML provider whose single logout service takes HTTP-POST only, the address here of the page that
+ * posts the LogoutRequest), carrying how the logout finishes here (sealed, for the interaction lifetime). Finishes here when the
  * connection is gone or disabled or its provider has no logout address; when the provider cannot be used, the
  * failure is logged as event 4111 and the logout finishes here, the provider's sign-out unconfirmed.
  */
