@@ -6,11 +6,9 @@ import {
   type SamlLogoutRequestInput,
   type SamlSigner,
   samlLogoutRequestPost,
-  samlResponse,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { Agent, type Page } from './agent.js';
 import {
-  acsUrl,
   authorizeUrl,
   createSaml20Connection,
   EMAIL_FORMAT,
@@ -18,11 +16,9 @@ import {
   HTTP_REDIRECT,
   keyDescriptors,
   postedMessage,
-  postToAcs,
-  startSamlSignIn,
   uploadedSigner,
 } from './saml-idp.js';
-import { type CreatedClient, createClient, createUser, events, runtimeServerPerFile, unique } from './support.js';
+import { type CreatedClient, createClient, events, runtimeServerPerFile, unique } from './support.js';
 import {
   afterLogout,
   expectEnded,
@@ -32,6 +28,7 @@ import {
   logoutUrl,
   redirectMessage,
   SIGNED_OUT,
+  samlSignedIn,
   sessionIdOf,
   sessionRow,
   sloUrl,
@@ -85,23 +82,8 @@ beforeAll(async () => {
 
 /** Signs a new user in through the provider; the browser, its ID token here, NameID, SessionIndex and session. */
 async function signedIn(provider: Provider = postIdp) {
-  const user = await createUser(rp.server);
-  const agent = new Agent(rp.server.url);
-  const whr = `name:${provider.name}`;
-  const sent = await startSamlSignIn(agent, authorizeUrl(rp.server, client, { whr, state: 's' }));
-  const response = samlResponse({
-    issuer: provider.entityId,
-    destination: acsUrl(rp.server),
-    audience: `${rp.server.url}/runtime/saml2`,
-    inResponseTo: sent.id,
-    nameId: String(user.email),
-    nameIdFormat: EMAIL_FORMAT,
-    signer,
-  });
-  const sessionIndex = /SessionIndex="([^"]+)"/.exec(Buffer.from(response, 'base64').toString('utf8'))?.[1];
-  const left = (await postToAcs(rp.server, agent, sent, response)).left!;
-  const idToken = await idTokenFor(rp.server, client, left, 's');
-  return { agent, idToken, nameId: String(user.email), sessionIndex: sessionIndex!, sessionId: sessionIdOf(agent) };
+  const { agent, left, nameId, sessionIndex, sessionId } = await samlSignedIn(rp.server, client, signer, provider);
+  return { agent, idToken: await idTokenFor(rp.server, client, left, 's'), nameId, sessionIndex, sessionId };
 }
 
 type SignedIn = Awaited<ReturnType<typeof signedIn>>;

@@ -4,22 +4,25 @@ import {
   type SamlLogoutRequestInput,
   type SamlSigner,
   samlLogoutRequestUrl,
-  samlResponse,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { Agent } from './agent.js';
 import {
-  acsUrl,
   authorizeUrl,
   createSaml20Connection,
   EMAIL_FORMAT,
   HTTP_REDIRECT,
   keyDescriptors,
-  postToAcs,
-  startSamlSignIn,
   uploadedSigner,
 } from './saml-idp.js';
-import { type CreatedClient, createClient, createUser, events, runtimeServerPerFile, unique } from './support.js';
-import { expectEnded, redirectMessage, sessionIdOf, sessionRow, sloUrl } from './upstream-logout-support.js';
+import { type CreatedClient, createClient, events, runtimeServerPerFile, unique } from './support.js';
+import {
+  expectEnded,
+  redirectMessage,
+  samlSignedIn,
+  sessionIdOf,
+  sessionRow,
+  sloUrl,
+} from './upstream-logout-support.js';
 
 const rp = runtimeServerPerFile();
 const idpEntityId = 'urn:idsvc-test:saml-idp-logout';
@@ -69,23 +72,9 @@ beforeAll(async () => {
 
 /** Signs a new user in through a connection (the main one unless told); the browser, NameID and SessionIndex. */
 async function signedIn(connection = { name: samlName, entityId: idpEntityId }) {
-  const user = await createUser(rp.server);
-  const agent = new Agent(rp.server.url);
-  const whr = `name:${connection.name}`;
-  const sent = await startSamlSignIn(agent, authorizeUrl(rp.server, client, { whr, state: 's' }));
-  const response = samlResponse({
-    issuer: connection.entityId,
-    destination: acsUrl(rp.server),
-    audience: `${rp.server.url}/runtime/saml2`,
-    inResponseTo: sent.id,
-    nameId: String(user.email),
-    nameIdFormat: EMAIL_FORMAT,
-    signer,
-  });
-  const sessionIndex = /SessionIndex="([^"]+)"/.exec(Buffer.from(response, 'base64').toString('utf8'))?.[1];
-  const left = (await postToAcs(rp.server, agent, sent, response)).left!;
+  const { agent, left, nameId, sessionIndex, sessionId } = await samlSignedIn(rp.server, client, signer, connection);
   expect(left.searchParams.has('code')).toBe(true);
-  return { agent, nameId: String(user.email), sessionIndex: sessionIndex!, sessionId: sessionIdOf(agent) };
+  return { agent, nameId, sessionIndex, sessionId };
 }
 
 type SignedIn = Awaited<ReturnType<typeof signedIn>>;

@@ -2,29 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   redirectSignatureVerifies,
   type SamlSigner,
-  samlResponse,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { Agent } from './agent.js';
-import {
-  acsUrl,
-  authorizeUrl,
-  createSaml20Connection,
-  EMAIL_FORMAT,
-  HTTP_REDIRECT,
-  keyDescriptors,
-  postToAcs,
-  startSamlSignIn,
-  uploadedSigner,
-} from './saml-idp.js';
-import {
-  type CreatedClient,
-  createClient,
-  createUser,
-  events,
-  execSql,
-  runtimeServerPerFile,
-  unique,
-} from './support.js';
+import { createSaml20Connection, EMAIL_FORMAT, HTTP_REDIRECT, keyDescriptors, uploadedSigner } from './saml-idp.js';
+import { type CreatedClient, createClient, events, execSql, runtimeServerPerFile, unique } from './support.js';
 import {
   afterLogout,
   expectEnded,
@@ -34,7 +15,7 @@ import {
   logoutUrl,
   redirectMessage,
   SIGNED_OUT,
-  sessionIdOf,
+  samlSignedIn,
   sessionRow,
   sloUrl,
   UNCONFIRMED,
@@ -69,23 +50,12 @@ beforeAll(async () => {
 });
 
 /** Signs a new user in through the connection; returns the browser, its ID token here and the SessionIndex. */
-async function signedIn(connection = samlName, issuer = idpEntityId) {
-  const user = await createUser(rp.server);
-  const agent = new Agent(rp.server.url);
-  const sent = await startSamlSignIn(agent, authorizeUrl(rp.server, client, { whr: `name:${connection}`, state: 's' }));
-  const response = samlResponse({
-    issuer,
-    destination: acsUrl(rp.server),
-    audience: `${rp.server.url}/runtime/saml2`,
-    inResponseTo: sent.id,
-    nameId: String(user.email),
-    nameIdFormat: EMAIL_FORMAT,
-    signer,
+async function signedIn(name = samlName, entityId = idpEntityId) {
+  const { agent, left, user, sessionIndex, sessionId } = await samlSignedIn(rp.server, client, signer, {
+    name,
+    entityId,
   });
-  const sessionIndex = /SessionIndex="([^"]+)"/.exec(Buffer.from(response, 'base64').toString('utf8'))?.[1];
-  const left = (await postToAcs(rp.server, agent, sent, response)).left!;
-  const idToken = await idTokenFor(rp.server, client, left, 's');
-  return { user, agent, idToken, sessionIndex: sessionIndex!, sessionId: sessionIdOf(agent) };
+  return { user, agent, idToken: await idTokenFor(rp.server, client, left, 's'), sessionIndex, sessionId };
 }
 
 /** The LogoutRequest the browser was sent to the identity provider with, and its RelayState. */

@@ -5,10 +5,12 @@ import { expect } from 'vitest';
 import {
   type PostSigning,
   type SamlSigner,
+  samlResponse,
   signPostMessage,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
-import type { Agent } from './agent.js';
-import { type CreatedClient, execSql, type RuntimeServer, rowsOf, rpConfig } from './support.js';
+import { Agent } from './agent.js';
+import { acsUrl, authorizeUrl, EMAIL_FORMAT, postToAcs, startSamlSignIn } from './saml-idp.js';
+import { type CreatedClient, createUser, execSql, type RuntimeServer, rowsOf, rpConfig } from './support.js';
 
 /** Logout through an upstream provider in end-to-end tests: the client's side and the SAML provider's answers. */
 
@@ -106,4 +108,32 @@ export function logoutResponsePost(
   const plain = redirectMessage(unsigned, 'SAMLResponse');
   const xml = change(signing ? signPostMessage(plain, 'LogoutResponse', signing) : plain);
   return { SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'), RelayState: input.relayState };
+}
+
+/**
+ * Signs a new user in to `client` through a Saml20 connection (by `whr=name:`), the provider answering with a signed
+ * assertion of the user's e-mail; returns the browser, where it left for the client, the user, the NameID, the
+ * assertion's SessionIndex and the session id here.
+ */
+export async function samlSignedIn(
+  server: RuntimeServer,
+  client: CreatedClient,
+  signer: SamlSigner,
+  provider: { name: string; entityId: string },
+) {
+  const user = await createUser(server);
+  const agent = new Agent(server.url);
+  const sent = await startSamlSignIn(agent, authorizeUrl(server, client, { whr: `name:${provider.name}`, state: 's' }));
+  const response = samlResponse({
+    issuer: provider.entityId,
+    destination: acsUrl(server),
+    audience: `${server.url}/runtime/saml2`,
+    inResponseTo: sent.id,
+    nameId: String(user.email),
+    nameIdFormat: EMAIL_FORMAT,
+    signer,
+  });
+  const sessionIndex = /SessionIndex="([^"]+)"/.exec(Buffer.from(response, 'base64').toString('utf8'))?.[1];
+  const left = (await postToAcs(server, agent, sent, response)).left!;
+  return { agent, left, user, nameId: String(user.email), sessionIndex: sessionIndex!, sessionId: sessionIdOf(agent) };
 }
