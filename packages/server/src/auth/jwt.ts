@@ -12,6 +12,8 @@ export interface JwtOptions {
 export interface JwtHeader {
   alg: string;
   kid?: string;
+  /** The token's type (`logout+jwt`…); `JWT` when not given. */
+  typ?: string | undefined;
 }
 
 const hashOf: Record<string, string> = {
@@ -64,12 +66,12 @@ export async function signJwt(
 
 const headers = new Map<string, string>();
 
-/** The encoded protected header, made once per algorithm and key. */
+/** The encoded protected header, made once per algorithm, key and type. */
 function encodedHeader(header: JwtHeader): string {
-  const cacheKey = `${header.alg}.${header.kid ?? ''}`;
+  const cacheKey = `${header.alg}.${header.kid ?? ''}.${header.typ ?? ''}`;
   let encoded = headers.get(cacheKey);
   if (encoded === undefined) {
-    encoded = Buffer.from(JSON.stringify({ ...header, typ: 'JWT' })).toString('base64url');
+    encoded = Buffer.from(JSON.stringify({ ...header, typ: header.typ ?? 'JWT' })).toString('base64url');
     if (headers.size > 1000) headers.clear();
     headers.set(cacheKey, encoded);
   }

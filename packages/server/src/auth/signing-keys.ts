@@ -88,15 +88,23 @@ export class SigningKeys {
     await this.#reload();
   }
 
-  /** Signs a JWT with the active key of the algorithm; sets kid, iss, sub, aud, iat, exp and jti. */
-  sign(payload: JWTPayload, options: JwtOptions, alg: KeyAlgorithm = ALG): Promise<string> {
+  /**
+   * Signs a JWT with the active key of the algorithm; sets kid, iss, sub, aud, iat, exp and jti. `typ` is the
+   * header's type (`JWT` when not given).
+   */
+  sign(payload: JWTPayload, options: JwtOptions, alg: KeyAlgorithm = ALG, typ?: string): Promise<string> {
     // The usual case straight away, without an async frame: fresh keys and one that signs now.
     const row = this.#now() - this.#loadedAt < this.#refreshIntervalMs ? this.#signingRow(alg) : undefined;
-    if (row) return signJwt(payload, options, this.#privateKey(row), { alg, kid: row.kid });
-    return this.#signAfterReload(payload, options, alg);
+    if (row) return signJwt(payload, options, this.#privateKey(row), { alg, kid: row.kid, typ });
+    return this.#signAfterReload(payload, options, alg, typ);
   }
 
-  async #signAfterReload(payload: JWTPayload, options: JwtOptions, alg: KeyAlgorithm): Promise<string> {
+  async #signAfterReload(
+    payload: JWTPayload,
+    options: JwtOptions,
+    alg: KeyAlgorithm,
+    typ: string | undefined,
+  ): Promise<string> {
     if (this.#now() - this.#loadedAt >= this.#refreshIntervalMs) await this.#reload();
     let row = this.#signingRow(alg);
     if (!row) {
@@ -109,7 +117,7 @@ export class SigningKeys {
     }
     if (!row) throw new Error('no active signing key');
     const key = this.#privateKey(row);
-    return signJwt(payload, options, key, { alg, kid: row.kid });
+    return signJwt(payload, options, key, { alg, kid: row.kid, typ });
   }
 
   /** Verifies signature, expiry and issuer (and what `options` adds); throws when the token does not verify. */

@@ -98,6 +98,33 @@ describe('parseConfiguration', () => {
     );
   });
 
+  it('refuses enableSessionStatusChangeNotification without a backchannelLogoutUri, naming the field', () => {
+    let error: unknown;
+    try {
+      parseConfiguration('OAuth20', { clientId: 'a', enableSessionStatusChangeNotification: true });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe(
+      'invalid OAuth20 configuration: configuration.backchannelLogoutUri is required when ' +
+        'enableSessionStatusChangeNotification is true (logout tokens are posted there)',
+    );
+    expect((error as ApiError).details).toEqual([
+      { field: 'configuration.backchannelLogoutUri', message: expect.stringContaining('is required') },
+    ]);
+    expect(
+      parseConfiguration('OAuth20', {
+        clientId: 'a',
+        enableSessionStatusChangeNotification: true,
+        backchannelLogoutUri: 'https://app.example/logout',
+      }),
+    ).toMatchObject({
+      enableSessionStatusChangeNotification: true,
+      backchannelLogoutUri: 'https://app.example/logout',
+    });
+  });
+
   it('refuses a redirect URI with a fragment and a CORS origin with a path', () => {
     const result = rejection(() =>
       parseConfiguration('OAuth20', {
@@ -110,6 +137,22 @@ describe('parseConfiguration', () => {
       'configuration.redirectUris.0',
       'configuration.allowedCorsOrigins.0',
     ]);
+  });
+
+  it('answers 400, not a failure, for a redirect or back-channel logout URI that is no address', () => {
+    const result = rejection(() =>
+      parseConfiguration('OAuth20', { clientId: 'a', redirectUris: ['nope'], backchannelLogoutUri: 'nope' }),
+    );
+    expect(result).toEqual({
+      status: 400,
+      details: [
+        { field: 'configuration.redirectUris.0', message: 'must be an absolute URI without a fragment' },
+        {
+          field: 'configuration.backchannelLogoutUri',
+          message: 'must be an absolute http or https URI without a fragment',
+        },
+      ],
+    });
   });
 
   it('refuses a secret, client_credentials and HMAC signing for a public client', () => {

@@ -5,6 +5,13 @@ import { actionTokens, refreshTokens, sessions } from '../db/schema/index.js';
 /** What a one-time link does. */
 export type ActionKind = 'reset' | 'offboard';
 
+/** A browser session that ended: its id (the `sid` of its ID tokens), its user and the clients it signed in to. */
+export interface EndedSession {
+  id: string;
+  userId: string;
+  clients: string[];
+}
+
 export async function insertActionToken(
   db: DbOrTx,
   values: { tokenHash: string; kind: ActionKind; userId: string; expiresAt: Date },
@@ -59,11 +66,11 @@ export async function retireOtherTokens(db: DbOrTx, userId: string, kind: Action
     );
 }
 
-/** Revokes every refresh token of the user and ends every session; returns how many of each. */
+/** Revokes every refresh token of the user and ends every session; returns how many tokens, and the sessions. */
 export async function signOutEverywhere(
   db: DbOrTx,
   userId: string,
-): Promise<{ refreshTokens: number; sessions: number }> {
+): Promise<{ refreshTokens: number; sessions: EndedSession[] }> {
   const tokens = await db
     .update(refreshTokens)
     .set({ revokedAt: sql`now()` })
@@ -73,6 +80,6 @@ export async function signOutEverywhere(
     .update(sessions)
     .set({ endedAt: sql`now()` })
     .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)))
-    .returning({ id: sessions.id });
-  return { refreshTokens: tokens.length, sessions: ended.length };
+    .returning({ id: sessions.id, userId: sessions.userId, clients: sessions.clients });
+  return { refreshTokens: tokens.length, sessions: ended };
 }

@@ -20,6 +20,12 @@ export const runtimeDefaults = {
   authorizationCodeLifetime: 60,
   /** Life of an ID token. */
   idTokenLifetime: 3600,
+  /**
+   * Back-channel logout (OpenID Connect Back-Channel Logout 1.0): life of a logout token (it is used at once), and
+   * how long the post of one to a client's `backchannelLogoutUri` may take before it counts as failed.
+   */
+  logoutTokenLifetime: 2 * 60,
+  backchannelLogoutTimeout: 5,
   /** Life of a sign-in interaction: the time a person has to fill in the login and consent pages. */
   interactionLifetime: 30 * 60,
   /** Life of a browser session when system setup sets no `sessionLifetime`. */

@@ -60,6 +60,9 @@ export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<stri
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     authorization_response_iss_parameter_supported: true,
+    // OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens carry `sid`, which ID tokens carry too.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 

@@ -5,6 +5,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { sessions, users } from '../db/schema/index.js';
+import { type BackchannelContext, type EndedSession, notifySessionsEnded } from './backchannel-logout.js';
 import { runtimeDefaults } from './defaults.js';
 import { runtimeSettings } from './settings.js';
 
@@ -71,18 +72,18 @@ export interface NewSession {
   upstream?: string;
 }
 
-/** Starts a session (its id is random; the lifetime is system setup's) and sets the cookie. */
-export async function startSession(
-  ctx: Pick<AppContext, 'db' | 'baseUrl'>,
-  c: Context,
-  input: NewSession,
-): Promise<string> {
+/**
+ * Starts a session (its id is random; the lifetime is system setup's) and sets the cookie. The session it replaces
+ * ends, and the clients that one signed in to are told (back-channel logout).
+ */
+export async function startSession(ctx: BackchannelContext, c: Context, input: NewSession): Promise<string> {
   const { sessionLifetime } = await runtimeSettings(ctx);
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + sessionLifetime * 1000);
+  let replaced: EndedSession | undefined;
   await ctx.db.transaction(async (tx) => {
-    if (input.replaces) await endSessionRow(tx, input.replaces);
+    if (input.replaces) replaced = await endSessionRow(tx, input.replaces);
     await tx.insert(sessions).values({
       id,
       userId: input.userId,
@@ -93,6 +94,7 @@ export async function startSession(
       upstream: input.upstream ?? null,
     });
   });
+  notifySessionsEnded(ctx, [replaced]);
   setCookie(c, runtimeDefaults.sessionCookie, id, {
     path: '/runtime',
     httpOnly: true,
@@ -111,16 +113,23 @@ export async function addClientToSession(db: DbOrTx, sessionId: string, clientId
     .where(and(eq(sessions.id, sessionId), sql`not (${sessions.clients} @> ${JSON.stringify([clientId])}::jsonb)`));
 }
 
-export async function endSessionRow(db: DbOrTx, id: string): Promise<void> {
-  await db
+/** Ends the session unless it has ended already; returns it when this call ended it. */
+export async function endSessionRow(db: DbOrTx, id: string): Promise<EndedSession | undefined> {
+  const [ended] = await db
     .update(sessions)
     .set({ endedAt: new Date() })
-    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
+    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+    .returning({ id: sessions.id, userId: sessions.userId, clients: sessions.clients });
+  return ended;
 }
 
-/** Ends the session of the request and removes the cookie. */
-export async function endSession(ctx: Pick<AppContext, 'db'>, c: Context): Promise<void> {
+/**
+ * Ends the session of the request, removes the cookie, and tells the clients the session signed in to
+ * (back-channel logout, without waiting for them).
+ */
+export async function endSession(ctx: BackchannelContext, c: Context): Promise<void> {
   const id = sessionIdOf(c);
-  if (id) await endSessionRow(ctx.db, id);
+  const ended = id ? await endSessionRow(ctx.db, id) : undefined;
   deleteCookie(c, runtimeDefaults.sessionCookie, { path: '/runtime' });
+  notifySessionsEnded(ctx, [ended]);
 }

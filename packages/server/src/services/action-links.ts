@@ -5,6 +5,7 @@ import {
   type ActionKind,
   consumeActionToken,
   deleteActionToken,
+  type EndedSession,
   findUsableToken,
   insertActionToken,
   retireOtherTokens,
@@ -34,11 +35,25 @@ export interface ActionLink {
   tokenHash: string;
 }
 
+export interface ActionLinkOptions {
+  /**
+   * Called with the sessions a used link ended, once its change is committed: the runtime's pages tell the clients
+   * of those sessions (back-channel logout). Must not throw nor wait.
+   */
+  sessionsEnded?: (ended: EndedSession[]) => void;
+}
+
 /**
  * One-time links mailed to users: a random secret in the link, only its SHA-256 digest in `action_tokens`. A link
  * works once, until it expires; opening the page does not use it, submitting the page's form does.
  */
-export function actionLinkService(db: Db, baseUrl: () => string) {
+export function actionLinkService(db: Db, baseUrl: () => string, options: ActionLinkOptions = {}) {
+  /** Tells of the sessions a committed change ended; the change's result is returned as it was. */
+  const ended = (result: { done: boolean; sessions: EndedSession[] }): boolean => {
+    if (result.done && result.sessions.length > 0) options.sessionsEnded?.(result.sessions);
+    return result.done;
+  };
+
   /** The user a link of the kind is good for, while it is unused and unexpired. */
   async function userOf(kind: ActionKind, token: string): Promise<UserRow | undefined> {
     if (!token) return undefined;
@@ -78,16 +93,16 @@ export function actionLinkService(db: Db, baseUrl: () => string) {
 
     /**
      * Sets the password through a reset link and uses the link: argon2id hash; forced reset, expiry, lockout and
-     * failure counts cleared; other reset links retired; refresh tokens revoked and sessions ended. False when the
-     * link is unknown, used or expired.
+     * failure counts cleared; other reset links retired; refresh tokens revoked and sessions ended (`sessionsEnded`
+     * told of them once committed). False when the link is unknown, used or expired.
      */
     async setPassword(token: string, password: string, requestId?: string): Promise<boolean> {
       if (!token) return false;
       const passwordHash = await hashPassword(password);
       const tokenHash = sha256(token);
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const userId = await consumeActionToken(tx, tokenHash, 'reset');
-        if (!userId) return false;
+        if (!userId) return { done: false, sessions: [] };
         await retireOtherTokens(tx, userId, 'reset', tokenHash);
         await updateUserRow(tx, userId, {
           passwordHash,
@@ -99,7 +114,7 @@ export function actionLinkService(db: Db, baseUrl: () => string) {
           failedLoginCount: 0,
           failedPasswordChangeCount: 0,
         });
-        await signOutEverywhere(tx, userId);
+        const signedOut = await signOutEverywhere(tx, userId);
         await audit(tx, {
           actor: `user:${userId}`,
           requestId,
@@ -108,24 +123,26 @@ export function actionLinkService(db: Db, baseUrl: () => string) {
           entityKey: userId,
           changes: { password: 'set through a reset link' },
         });
-        return true;
+        return { done: true, sessions: signedOut.sessions };
       });
+      return ended(result);
     },
 
     /**
      * Offboards the user of an offboarding link and uses the link: the user is deactivated, its refresh tokens
-     * revoked, its sessions ended and its other links retired. False when the link is unknown, used or expired.
+     * revoked, its sessions ended (`sessionsEnded` told of them once committed) and its other links retired. False
+     * when the link is unknown, used or expired.
      */
     async offboard(token: string, requestId?: string): Promise<boolean> {
       if (!token) return false;
       const tokenHash = sha256(token);
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const userId = await consumeActionToken(tx, tokenHash, 'offboard');
-        if (!userId) return false;
+        if (!userId) return { done: false, sessions: [] };
         await retireOtherTokens(tx, userId, 'offboard', tokenHash);
         await retireOtherTokens(tx, userId, 'reset', tokenHash);
         await updateUserRow(tx, userId, { active: false });
-        await signOutEverywhere(tx, userId);
+        const signedOut = await signOutEverywhere(tx, userId);
         await audit(tx, {
           actor: `user:${userId}`,
           requestId,
@@ -134,8 +151,9 @@ export function actionLinkService(db: Db, baseUrl: () => string) {
           entityKey: userId,
           changes: { active: false, offboarded: true },
         });
-        return true;
+        return { done: true, sessions: signedOut.sessions };
       });
+      return ended(result);
     },
   };
 }

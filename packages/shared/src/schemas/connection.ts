@@ -143,6 +143,12 @@ const Origin = Uri.refine(
   { message: 'must be an origin such as https://app.example.com (no path, no trailing slash)' },
 );
 
+/** OpenID Connect Back-Channel Logout 1.0 §2.2: an absolute http or https URI without a fragment. */
+const BackchannelLogoutUri = Uri.refine(
+  (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && !value.includes('#'),
+  { message: 'must be an absolute http or https URI without a fragment' },
+);
+
 const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
@@ -167,7 +173,10 @@ export const OAuth20ConfigurationFields = z.object({
   signingAlgorithm: SigningAlgorithm.default('RS256'),
   useNameIdAsSub: z.boolean().default(false),
   consentRequired: z.boolean().default(false),
+  /** Back-channel logout: a logout token is posted to `backchannelLogoutUri` when a session the client is in ends. */
   enableSessionStatusChangeNotification: z.boolean().default(false),
+  /** Where logout tokens are posted (OpenID Connect Back-Channel Logout 1.0); needed by the notification. */
+  backchannelLogoutUri: BackchannelLogoutUri.optional(),
   restApiRole: z.enum(roles).nullable().default(null),
 });
 
@@ -175,8 +184,9 @@ type OAuth20Fields = z.infer<typeof OAuth20ConfigurationFields>;
 
 /**
  * The rules across fields: with an HMAC `signingAlgorithm` the client secret is the key and its length must
- * match the algorithm (`hmacKeyBytes`); plain-http redirect URIs need `allowPlainHttpRedirectUri` unless they
- * point at the loopback interface (RFC 8252 §7.3).
+ * match the algorithm (`hmacKeyBytes`); `enableSessionStatusChangeNotification` needs a `backchannelLogoutUri`;
+ * plain-http redirect and back-channel logout URIs need `allowPlainHttpRedirectUri` unless they point at the
+ * loopback interface (RFC 8252 §7.3).
  */
 export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.RefinementCtx): void {
   const alg = config.signingAlgorithm;
@@ -190,19 +200,35 @@ export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.Refineme
       });
     }
   }
-  if (config.allowPlainHttpRedirectUri) return;
-  for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
-    config[field].forEach((uri, index) => {
-      const url = new URL(uri);
-      if (url.protocol === 'http:' && !loopbackHosts.has(url.hostname)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field, index],
-          message: 'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)',
-        });
-      }
+  if (config.enableSessionStatusChangeNotification && config.backchannelLogoutUri === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['backchannelLogoutUri'],
+      message: 'is required when enableSessionStatusChangeNotification is true (logout tokens are posted there)',
     });
   }
+  if (config.allowPlainHttpRedirectUri) return;
+  const plainHttp = (path: (string | number)[]) =>
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: 'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)',
+    });
+  for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
+    config[field].forEach((uri, index) => {
+      if (isPlainHttpOffLoopback(uri)) plainHttp([field, index]);
+    });
+  }
+  if (config.backchannelLogoutUri !== undefined && isPlainHttpOffLoopback(config.backchannelLogoutUri)) {
+    plainHttp(['backchannelLogoutUri']);
+  }
+}
+
+/** A plain-http address off the loopback interface (one that is no address at all is the field's own issue). */
+function isPlainHttpOffLoopback(uri: string): boolean {
+  if (!URL.canParse(uri)) return false;
+  const url = new URL(uri);
+  return url.protocol === 'http:' && !loopbackHosts.has(url.hostname);
 }
 
 /** Configuration of an OAuth20 protocol connection, with the rules of `checkOAuth20Configuration`. */

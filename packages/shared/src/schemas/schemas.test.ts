@@ -86,6 +86,52 @@ describe('OAuth20Configuration', () => {
     });
     expect(wrong.error?.issues[0].message).toBe('HS512 needs a client secret of 64 bytes, not 48');
   });
+
+  it('needs a backchannelLogoutUri for enableSessionStatusChangeNotification, a public client too', () => {
+    const missing = OAuth20Configuration.safeParse({ clientId: 'a', enableSessionStatusChangeNotification: true });
+    expect(missing.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [
+        ['backchannelLogoutUri'],
+        'is required when enableSessionStatusChangeNotification is true (logout tokens are posted there)',
+      ],
+    ]);
+    const config = {
+      clientId: 'a',
+      publicClient: true,
+      enableSessionStatusChangeNotification: true,
+      backchannelLogoutUri: 'https://app.example/backchannel-logout?x=1',
+    };
+    expect(OAuth20Configuration.parse(config)).toMatchObject(config);
+  });
+
+  it('takes an absolute http(s) backchannelLogoutUri without a fragment, of at most 2048 characters', () => {
+    const issues = (uri: string, extra: Record<string, unknown> = {}) =>
+      OAuth20Configuration.safeParse({ clientId: 'a', backchannelLogoutUri: uri, ...extra }).error?.issues.map(
+        (i) => i.message,
+      );
+    const uriMessage = 'must be an absolute http or https URI without a fragment';
+    expect(issues('/relative')).toEqual([uriMessage]);
+    expect(issues('ftp://app.example/logout')).toEqual([uriMessage]);
+    expect(issues('com.example.app:/logout')).toEqual([uriMessage]);
+    expect(issues('https://app.example/logout#x')).toEqual([uriMessage]);
+    expect(issues(`https://app.example/${'a'.repeat(2030)}`)).toEqual(['must be at most 2048 characters']);
+    expect(issues('https://app.example/logout')).toBeUndefined();
+  });
+
+  it('allows a plain-http backchannelLogoutUri on the loopback interface or with allowPlainHttpRedirectUri', () => {
+    const parse = (uri: string, allow = false) =>
+      OAuth20Configuration.safeParse({ clientId: 'a', backchannelLogoutUri: uri, allowPlainHttpRedirectUri: allow });
+    expect(parse('http://app.example/logout').error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['backchannelLogoutUri'],
+        message: 'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)',
+      }),
+    ]);
+    expect(parse('http://app.example/logout', true).success).toBe(true);
+    expect(parse('http://127.0.0.1:8080/logout').success).toBe(true);
+    expect(parse('http://[::1]:8080/logout').success).toBe(true);
+    expect(parse('http://localhost/logout').success).toBe(true);
+  });
 });
 
 describe('other bodies', () => {

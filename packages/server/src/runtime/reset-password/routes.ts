@@ -5,6 +5,7 @@ import type { AppEnv } from '../../http/env.js';
 import type { ActionKind } from '../../queries/action-tokens.js';
 import { actionLinkPaths, actionLinkService } from '../../services/action-links.js';
 import { checkPasswordPolicy } from '../../services/password-policy.js';
+import { notifySessionsEnded } from '../backchannel-logout.js';
 import { CSRF_FIELD, csrfValid, issueCsrf } from './csrf.js';
 import { type Markup, newNonce, setPageHeaders } from './layout.js';
 import {
@@ -31,7 +32,7 @@ const field = (form: Record<string, unknown>, name: string): string => {
  * its form (CSRF-checked by a double-submit cookie) does. Server-rendered, no JavaScript.
  */
 export function selfServicePageRoutes(ctx: AppContext): Hono<AppEnv> {
-  const links = actionLinkService(ctx.db, ctx.baseUrl);
+  const links = actionLinkService(ctx.db, ctx.baseUrl, { sessionsEnded: (ended) => notifySessionsEnded(ctx, ended) });
   const app = new Hono<AppEnv>();
   const secureCookie = () => ctx.baseUrl().startsWith('https:');
 
