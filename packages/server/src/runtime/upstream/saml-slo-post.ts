@@ -1,17 +1,14 @@
 import type { Context } from 'hono';
 import type { AppContext } from '../../context.js';
-import { findRelayState } from '../../queries/saml-relay-states.js';
 import { errorPage } from '../authorize/flow.js';
 import { PageError } from '../authorize/request.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { currentSession, endSession } from '../session.js';
 import { readFederationForm } from './federation-form.js';
-import { openContinuation } from './logout-continuation.js';
-import { finishLogout } from './logout-finish.js';
-import { logoutNotStartedHere } from './logout-return-route.js';
 import { UpstreamError } from './provider.js';
 import { answerLogoutRequest } from './saml-logout-answer.js';
+import { type LogoutResponseCheck, logoutAnswered } from './saml-logout-answered.js';
 import { type IdpLogoutRequest, LogoutRequestRefused, requestNamesSignIn } from './saml-logout-request.js';
 import { readPostLogoutRequest, readPostLogoutResponse } from './saml-post-logout.js';
 import { samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
@@ -37,22 +34,8 @@ export const logoutRequestRefused = () => new PageError('invalid_request', 'the 
 export async function samlSloPost(ctx: AppContext, c: Context): Promise<Response> {
   const form = (await readFederationForm(c)) ?? new URLSearchParams();
   if (form.has('SAMLRequest')) return postedLogoutRequest(ctx, c, form);
-  const relayState = form.get('RelayState');
-  const sealed = relayState && relayState.length <= 80 ? await findRelayState(ctx.db, relayState) : undefined;
-  const continuation = openContinuation(ctx.box, sealed, 'saml-logout');
-  if (!continuation?.request) return errorPage(ctx, c, logoutNotStartedHere(), undefined);
-  let connection = continuation.connectionId;
-  let upstreamUnconfirmed = false;
-  try {
-    const idp = await samlIdentityProvider(ctx, continuation.connectionId);
-    connection = idp.name;
-    readPostLogoutResponse(idp, await samlServiceProvider(ctx), continuation.request, form);
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    logUpstreamError(ctx, c, { error: error.error, description: error.description, connection });
-    upstreamUnconfirmed = true;
-  }
-  return finishLogout(ctx, c, continuation, { status: 303, upstreamUnconfirmed });
+  const check: LogoutResponseCheck = (idp, sp, sent) => readPostLogoutResponse(idp, sp, sent, form);
+  return logoutAnswered(ctx, c, form.get('RelayState'), check, 303);
 }
 
 async function postedLogoutRequest(ctx: AppContext, c: Context, form: URLSearchParams): Promise<Response> {

@@ -1,19 +1,16 @@
 import { type Context, Hono } from 'hono';
 import type { AppContext } from '../../context.js';
-import { findRelayState } from '../../queries/saml-relay-states.js';
 import { errorPage } from '../authorize/flow.js';
 import { runtimePaths } from '../defaults.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { currentSession, endSession } from '../session.js';
-import { openContinuation } from './logout-continuation.js';
-import { finishLogout } from './logout-finish.js';
 import { logoutNotStartedHere } from './logout-return-route.js';
-import { UpstreamError } from './provider.js';
 import { readLogoutResponse } from './saml-logout.js';
 import { answerLogoutRequest } from './saml-logout-answer.js';
+import { logoutAnswered } from './saml-logout-answered.js';
 import { LogoutRequestRefused, readLogoutRequest, requestNamesSignIn } from './saml-logout-request.js';
 import { keptPostForm, sendSamlPostForm } from './saml-post-form.js';
-import { samlIdentityProvider, samlServiceProvider } from './saml-provider.js';
+import { samlServiceProvider } from './saml-provider.js';
 import { logoutRequestRefused, samlSloPost, verifiedLogoutRequest } from './saml-slo-post.js';
 import { sessionUpstream } from './upstream-session.js';
 
@@ -22,9 +19,7 @@ import { sessionUpstream } from './upstream-session.js';
  *
  * The identity provider's LogoutResponse to a LogoutRequest of this service comes back with the RelayState the
  * logout is kept under; it is verified (signed by one of the connection's certificates, answering that request,
- * issued by the provider) and the logout finishes as it would have without the provider. The local session ended
- * before the browser left, so a response that does not verify is logged (event 4111) and the logout finishes all the
- * same, the signed-out page saying the provider's sign-out could not be confirmed.
+ * issued by the provider) and the logout finishes (saml-logout-answered.ts).
  *
  * A LogoutRequest of the identity provider (single logout it started, SAML 2.0 Profiles §4.4, front channel) comes
  * in the person's browser, with the browser's session cookie. It must verify (saml-logout-request.ts); one that does
@@ -49,22 +44,9 @@ export function samlSloRoute(ctx: AppContext): Hono {
     const verified = url.searchParams.get('verified');
     if (verified !== null) return verifiedLogoutRequest(ctx, c, verified);
     if (url.searchParams.has('SAMLRequest')) return logoutRequested(ctx, c, url);
-    const relayState = url.searchParams.get('RelayState');
-    const sealed = relayState && relayState.length <= 80 ? await findRelayState(ctx.db, relayState) : undefined;
-    const continuation = openContinuation(ctx.box, sealed, 'saml-logout');
-    if (!continuation?.request) return errorPage(ctx, c, logoutNotStartedHere(), undefined);
-    let connection = continuation.connectionId;
-    let upstreamUnconfirmed = false;
-    try {
-      const idp = await samlIdentityProvider(ctx, continuation.connectionId);
-      connection = idp.name;
-      await readLogoutResponse(idp, await samlServiceProvider(ctx), continuation.request, url.search.slice(1));
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      logUpstreamError(ctx, c, { error: error.error, description: error.description, connection });
-      upstreamUnconfirmed = true;
-    }
-    return finishLogout(ctx, c, continuation, { upstreamUnconfirmed });
+    return logoutAnswered(ctx, c, url.searchParams.get('RelayState'), (idp, sp, sent) =>
+      readLogoutResponse(idp, sp, sent, url.search.slice(1)),
+    );
   });
   app.post(runtimePaths.samlSlo, (c) => samlSloPost(ctx, c));
   return app;
