@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionLinkService } from '../../packages/server/dist/services/action-links.js';
 import type * as Jose from '../../packages/server/node_modules/jose/dist/types/index.js';
+import { type HttpEndpoint, startHttpEndpoint } from '../../packages/server/src/test-support/http-endpoint.js';
 import { samlLogoutRequestUrl, samlResponse } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { apiBase } from '../helpers/api.js';
 import { expectError } from '../helpers/expect-error.js';
@@ -47,7 +47,7 @@ interface Received {
   fields: URLSearchParams;
   token: string;
 }
-let endpoint: Server;
+let endpoint: HttpEndpoint;
 let endpointUrl: string;
 const received: Received[] = [];
 const waiting: { path: string; resolve: (request: Received) => void }[] = [];
@@ -77,19 +77,12 @@ const nextPost = (path: string) => new Promise<Received>((resolve) => waiting.pu
 const postsTo = (path: string) => received.filter((r) => r.path === path);
 
 beforeAll(async () => {
-  endpoint = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => answer(req, res, body));
-  });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  endpointUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
+  endpoint = await startHttpEndpoint(answer);
+  endpointUrl = endpoint.url;
 });
 afterAll(async () => {
   for (const res of held) res.destroy();
-  await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+  await endpoint.close();
 });
 
 /**

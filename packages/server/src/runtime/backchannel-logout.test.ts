@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { userClaims } from '../db/schema/index.js';
 import type { Logger } from '../http/logger.js';
 import { createTestContext, type TestContext } from '../test-support/context.js';
 import { createTestClient, createTestUser } from '../test-support/fixtures.js';
+import { type HttpEndpoint, startHttpEndpoint } from '../test-support/http-endpoint.js';
 import { deliverLogoutTokens, notifySessionsEnded, postLogoutToken } from './backchannel-logout.js';
 
 interface Received {
@@ -16,7 +17,7 @@ interface Received {
 }
 
 /** The clients' back-channel endpoints: /ok 200, /no-content 204, /fail 500, /redirect 302 to /ok, /hang never. */
-let endpoint: Server;
+let endpoint: HttpEndpoint;
 let base: string;
 const received: Received[] = [];
 const waiting: ((request: Received) => void)[] = [];
@@ -64,21 +65,14 @@ let ctx: TestContext;
 let userId: string;
 
 beforeAll(async () => {
-  endpoint = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => answer(req, res, body));
-  });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
+  endpoint = await startHttpEndpoint(answer);
+  base = endpoint.url;
   ctx = await createTestContext({ logger });
   userId = (await createTestUser(ctx.db)).id;
 });
 afterAll(async () => {
   for (const res of hanging) res.destroy();
-  await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+  await endpoint.close();
   await ctx?.close();
 });
 
