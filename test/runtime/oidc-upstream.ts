@@ -12,6 +12,14 @@ export interface UpstreamOptions {
   postLogoutRedirectUris?: string[];
   /** Whether the provider offers RP-Initiated Logout (an end_session_endpoint); default true. */
   endSession?: boolean;
+  /**
+   * This service's back-channel logout address, registered for its client at the provider (OpenID Connect
+   * Back-Channel Logout 1.0, `sid` required): the provider then puts `sid` in its ID tokens and posts logout tokens
+   * there when the person signs out at the provider.
+   */
+  backchannelLogoutUri?: string;
+  /** The provider's signing keys (private JWKs); default: keys of its own making. */
+  jwks?: { keys: Record<string, unknown>[] };
 }
 
 /** An upstream OpenID Connect provider (node-oidc-provider) whose accounts are e-mail addresses. */
@@ -28,12 +36,19 @@ export async function startUpstream(callback: string, options: UpstreamOptions =
         post_logout_redirect_uris: options.postLogoutRedirectUris ?? [],
         grant_types: ['authorization_code'],
         response_types: ['code'],
+        ...(options.backchannelLogoutUri
+          ? { backchannel_logout_uri: options.backchannelLogoutUri, backchannel_logout_session_required: true }
+          : {}),
       },
     ],
+    ...(options.jwks ? { jwks: options.jwks } : {}),
     claims: { email: ['email'], openid: ['sub'] },
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: id }) }),
     cookies: { keys: ['upstream-test-cookie-key'] },
-    features: { rpInitiatedLogout: { enabled: options.endSession !== false } },
+    features: {
+      rpInitiatedLogout: { enabled: options.endSession !== false },
+      ...(options.backchannelLogoutUri ? { backchannelLogout: { enabled: true } } : {}),
+    },
   });
   server.on('request', provider.callback());
   return { url, server };

@@ -202,12 +202,13 @@ describe('upstream SAML 2.0 sign-in at an identity provider whose single sign-on
     ]);
   });
 
-  it('publishes the single logout service by HTTP-Redirect, then by HTTP-POST, at the same address', async () => {
+  it('publishes the single logout service by HTTP-Redirect, then by HTTP-POST at the same address, then by SOAP', async () => {
     const xml = (await new Agent(rp.server.url).navigate(`${rp.server.url}/runtime/saml2/metadata.idp`)).page!.html;
     const services = [...xml.matchAll(/<SingleLogoutService [^>]*\/>/g)].map((m) => m[0]);
     expect(services).toEqual([
       `<SingleLogoutService Binding="${HTTP_REDIRECT}" Location="${sloUrl(rp.server)}"/>`,
       `<SingleLogoutService Binding="${HTTP_POST}" Location="${sloUrl(rp.server)}"/>`,
+      `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:SOAP" Location="${rp.server.url}/runtime/saml2/slo-soap.idp"/>`,
     ]);
   });
 });

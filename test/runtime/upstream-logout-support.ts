@@ -111,17 +111,18 @@ export function logoutResponsePost(
 }
 
 /**
- * Signs a new user in to `client` through a Saml20 connection (by `whr=name:`), the provider answering with a signed
- * assertion of the user's e-mail; returns the browser, where it left for the client, the user, the NameID, the
- * assertion's SessionIndex and the session id here.
+ * Signs a new user (or `user` again) in to `client` in a new browser, through a Saml20 connection (by `whr=name:`),
+ * the provider answering with a signed assertion of the user's e-mail; returns the browser, where it left for the
+ * client, the user, the NameID, the assertion's SessionIndex and the session id here.
  */
 export async function samlSignedIn(
   server: RuntimeServer,
   client: CreatedClient,
   signer: SamlSigner,
   provider: { name: string; entityId: string },
+  existing?: Awaited<ReturnType<typeof createUser>>,
 ) {
-  const user = await createUser(server);
+  const user = existing ?? (await createUser(server));
   const agent = new Agent(server.url);
   const sent = await startSamlSignIn(agent, authorizeUrl(server, client, { whr: `name:${provider.name}`, state: 's' }));
   const response = samlResponse({

@@ -26,6 +26,12 @@ export const runtimeDefaults = {
    */
   logoutTokenLifetime: 2 * 60,
   backchannelLogoutTimeout: 5,
+  /**
+   * Back-channel logout from an upstream OpenID Connect provider: the oldest logout token accepted, by its `iat`
+   * (beside the clock allowance). Its `jti` is kept as long as the token could be accepted, so one token ends
+   * sessions once.
+   */
+  upstreamLogoutTokenMaxAge: 5 * 60,
   /** Life of a sign-in interaction: the time a person has to fill in the login and consent pages. */
   interactionLifetime: 30 * 60,
   /** Life of a browser session when system setup sets no `sessionLifetime`. */
@@ -64,8 +70,8 @@ export const runtimeDefaults = {
   /** Largest form body the runtime reads. */
   maxFormBytes: 64 * 1024,
   /**
-   * Largest form body the SAML assertion consumer service, the SAML single logout service and the WS-Federation
-   * reply address read (responses with many attributes are large).
+   * Largest form body the SAML assertion consumer service, the SAML single logout service (its SOAP envelopes too)
+   * and the WS-Federation reply address read (responses with many attributes are large).
    */
   maxSamlFormBytes: 512 * 1024,
   /** Longest ID of a SAML assertion accepted, WS-Federation's too (the IDs of used assertions are kept, in an index). */
@@ -86,8 +92,8 @@ export const runtimeDefaults = {
    * needs it: sessions stay while a refresh token that can still be used came from them (its ID tokens repeat the
    * session's `amr`); refresh tokens stay until they expire, rotated ones too (presenting a rotated token again
    * revokes its family); authorization codes stay a day (presenting a used one again revokes what it gave); a
-   * revoked access token's record stays until the token has expired; a used SAML assertion's ID stays until the
-   * assertion could no longer be accepted (its `expires_at` includes the clock skew). Correlation error records go
+   * revoked access token's record stays until the token has expired; a used SAML assertion's ID (or upstream logout
+   * token's jti) stays until it could no longer be accepted (its `expires_at` includes the clock skew). Correlation error records go
    * `correlationErrorRetention` after they were recorded. On the embedded database, which has no autovacuum, each
    * run ends with a VACUUM so that the space of removed and updated rows is used again.
    */
@@ -135,6 +141,11 @@ export const runtimePaths = {
   deviceAuthorization: '/runtime/oauth2/deviceauthorization.idp',
   device: '/runtime/oauth2/device.idp',
   upstreamCallback: '/runtime/oauth2/callback.idp',
+  /**
+   * Where an upstream OpenID Connect provider posts its logout token (OpenID Connect Back-Channel Logout 1.0), server
+   * to server: the sessions signed in through it with the token's `sid` or `sub` end.
+   */
+  upstreamBackchannelLogout: '/runtime/oauth2/backchannel-logout.idp',
   /** Where an upstream OpenID Connect provider or WS-Federation service sends the browser back after its sign-out. */
   upstreamLogoutReturn: '/runtime/oauth2/logout-return.idp',
   /** Upstream SAML 2.0 sign-in: this service's entity id as a service provider, its ACS and its metadata. */
@@ -142,6 +153,11 @@ export const runtimePaths = {
   samlAcs: '/runtime/saml2/acs.idp',
   /** Single logout service (HTTP-Redirect and HTTP-POST): the identity provider's LogoutRequest and LogoutResponse. */
   samlSlo: '/runtime/saml2/slo.idp',
+  /**
+   * Single logout service of the SOAP binding (SAML 2.0 Bindings §3.2): the identity provider's LogoutRequest, server
+   * to server, answered with a LogoutResponse in the SOAP response.
+   */
+  samlSloSoap: '/runtime/saml2/slo-soap.idp',
   samlMetadata: '/runtime/saml2/metadata.idp',
   /** Upstream WS-Federation sign-in: this service's realm (wtrealm) and the reply address tokens are posted to. */
   wsfedRealm: '/runtime/wsfed',

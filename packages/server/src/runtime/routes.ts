@@ -26,9 +26,11 @@ import { tokenRoute } from './token-endpoint.js';
 import { tokenFastPath } from './token-fast-path.js';
 import { upstreamCallbackRoute } from './upstream/callback-route.js';
 import { logoutReturnRoute } from './upstream/logout-return-route.js';
+import { upstreamBackchannelLogoutRoute } from './upstream/oidc-backchannel-route.js';
 import { samlAcsRoute } from './upstream/saml-acs-route.js';
 import { samlMetadataRoute } from './upstream/saml-metadata-route.js';
 import { samlSloRoute } from './upstream/saml-slo-route.js';
+import { samlSloSoapRoute } from './upstream/saml-slo-soap-route.js';
 import { wsfedReplyRoute } from './upstream/wsfed-reply-route.js';
 import { userinfoRoute } from './userinfo-route.js';
 
@@ -64,9 +66,11 @@ export function runtimeRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route('/', deviceAuthorizationRoute(ctx));
   app.route('/', devicePageRoute(ctx));
   app.route('/', upstreamCallbackRoute(ctx));
+  app.route('/', upstreamBackchannelLogoutRoute(ctx));
   app.route('/', samlAcsRoute(ctx));
   app.route('/', samlMetadataRoute(ctx));
   app.route('/', samlSloRoute(ctx));
+  app.route('/', samlSloSoapRoute(ctx));
   app.route('/', logoutReturnRoute(ctx));
   app.route('/', wsfedReplyRoute(ctx));
   app.route('/', forgotPasswordRoute(ctx));

@@ -70,6 +70,12 @@ export interface NewSession {
   replaces?: string;
   /** The upstream sign-in that started the session, sealed (upstream/upstream-session.ts): for logout there. */
   upstream?: string;
+  /**
+   * Digests of the person and the session at the upstream provider (upstream/upstream-session-keys.ts): how its
+   * back-channel logout finds the session.
+   */
+  upstreamSubjectKey?: string;
+  upstreamSessionKey?: string;
 }
 
 /**
@@ -92,6 +98,8 @@ export async function startSession(ctx: BackchannelContext, c: Context, input: N
       amr: input.amr,
       expiresAt,
       upstream: input.upstream ?? null,
+      upstreamSubjectKey: input.upstreamSubjectKey ?? null,
+      upstreamSessionKey: input.upstreamSessionKey ?? null,
     });
   });
   notifySessionsEnded(ctx, [replaced]);

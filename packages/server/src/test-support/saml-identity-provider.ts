@@ -320,3 +320,26 @@ export function postSignatureVerifies(xml: string, certificatePem: string): bool
     return false;
   }
 }
+
+const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
+
+/** A SOAP 1.1 envelope whose Body holds the message (SAML 2.0 Bindings §3.2.3.1). */
+export function soapEnvelope(message: string): string {
+  return `<soap:Envelope xmlns:soap="${SOAP11_ENVELOPE}"><soap:Body>${message}</soap:Body></soap:Envelope>`;
+}
+
+/**
+ * An identity provider's LogoutRequest by the SOAP binding (SAML 2.0 Bindings §3.2), server to server: the same
+ * request as `samlLogoutRequestPost` makes (`slo`: the single logout service of the SOAP binding), signed with an
+ * enveloped XML signature unless `signing` is left out, `change` applied to it, in a SOAP 1.1 envelope. Returns the
+ * envelope and the request's ID.
+ */
+export function samlLogoutRequestSoap(
+  input: Omit<SamlLogoutRequestInput, 'signer' | 'relayState'>,
+  signing?: PostSigning,
+  change: (xml: string) => string = (xml) => xml,
+  now = new Date(),
+): { envelope: string; id: string } {
+  const { xml, id: requestId } = samlLogoutRequestPost(input, signing, change, now);
+  return { envelope: soapEnvelope(xml), id: requestId };
+}

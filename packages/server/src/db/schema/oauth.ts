@@ -95,8 +95,20 @@ export const sessions = pgTable(
     endedAt: at('ended_at'),
     /** The upstream sign-in the session was started by (connection, protocol, what logout there needs), sealed. */
     upstream: text('upstream'),
+    /**
+     * SHA-256 (hex) of the upstream connection id, NUL and the person there (SAML NameID, OpenID Connect `sub`), and
+     * of the connection id, NUL and the session there (SAML SessionIndex, OpenID Connect `sid`): how the provider's
+     * back-channel logout finds the sessions it ends.
+     */
+    upstreamSubjectKey: text('upstream_subject_key'),
+    upstreamSessionKey: text('upstream_session_key'),
   },
-  (t) => [index('sessions_user').on(t.userId), index('sessions_expires').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user').on(t.userId),
+    index('sessions_expires').on(t.expiresAt),
+    index('sessions_upstream_subject').on(t.upstreamSubjectKey),
+    index('sessions_upstream_session').on(t.upstreamSessionKey),
+  ],
 );
 
 export const consents = pgTable(

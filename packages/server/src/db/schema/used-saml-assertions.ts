@@ -2,9 +2,11 @@ import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/p
 import { connections } from './connections.js';
 
 /**
- * The IDs of the assertions accepted from upstream SAML 2.0 identity providers, per Saml20 connection, kept until
- * the assertion could no longer be accepted (its latest NotOnOrAfter plus the allowed clock skew): a bearer
- * assertion is accepted once (SAML 2.0 Profiles §4.1.4.5).
+ * The IDs of the assertions accepted from upstream SAML 2.0 identity providers (and WS-Federation services), per
+ * connection, kept until the assertion could no longer be accepted (its latest NotOnOrAfter plus the allowed clock
+ * skew): a bearer assertion is accepted once (SAML 2.0 Profiles §4.1.4.5). The `jti` of an upstream OpenID Connect
+ * provider's logout token is kept here too, per GenericOidcProvider connection, until the token would be refused
+ * as too old.
  */
 export const usedSamlAssertions = pgTable(
   'used_saml_assertions',

@@ -7,6 +7,7 @@ import { AccessDenied } from '../oauth-errors.js';
 import { logOAuthError } from '../oauth-log.js';
 import { findSession, sessionIdOf, startSession } from '../session.js';
 import { sealUpstreamSignIn, type UpstreamSignIn } from './upstream-session.js';
+import { upstreamSessionKeys } from './upstream-session-keys.js';
 
 /** The person an upstream identity provider vouched for. */
 export interface UpstreamIdentity {
@@ -23,7 +24,8 @@ export interface UpstreamIdentity {
 /**
  * After an upstream provider signed the person in: the local user is the active, unlocked one whose e-mail address
  * is the provider's (else access_denied to the client); a federated session (`amr` fed) is started, remembering the
- * upstream sign-in sealed, and the authorization request goes on.
+ * upstream sign-in sealed and the digests its provider's back-channel logout finds it by, and the authorization
+ * request goes on.
  */
 export async function continueUpstreamSignIn(
   ctx: AppContext,
@@ -44,7 +46,9 @@ export async function continueUpstreamSignIn(
     acr,
     amr: ['fed'],
     replaces: sessionIdOf(c),
-    ...(identity.upstream ? { upstream: sealUpstreamSignIn(ctx.box, identity.upstream) } : {}),
+    ...(identity.upstream
+      ? { upstream: sealUpstreamSignIn(ctx.box, identity.upstream), ...upstreamSessionKeys(identity.upstream) }
+      : {}),
   });
   return runAuthorization(ctx, c, params, {
     session: await findSession(ctx.db, sessionId),

@@ -119,13 +119,15 @@ export async function readLogoutRequest(
  * Saml20 authentication connection; signed (RSA with SHA-256 or stronger, required); an ID; addressed to this
  * service's single logout service if it names an address; and verified by node-saml (the signature by one of the
  * connection's certificates, the Issuer, NotBefore/NotOnOrAfter within the clock skew, a NameID). The connection must
- * have a single logout service to answer at. Throws LogoutRequestRefused when any of it fails.
+ * have a single logout service to answer at, unless the answer goes back in the same exchange (`answeredInPlace`:
+ * the SOAP binding). Throws LogoutRequestRefused when any of it fails.
  */
 export async function checkLogoutRequest(
   ctx: Pick<AppContext, 'db'>,
   sp: SamlServiceProvider,
   received: ReceivedLogoutRequest,
   preferredConnection: string | undefined,
+  answeredInPlace = false,
 ): Promise<{ idp: SamlIdentityProvider; request: IdpLogoutRequest }> {
   let connection = '';
   const refused = (description: string) => new LogoutRequestRefused(description, connection);
@@ -164,8 +166,9 @@ export async function checkLogoutRequest(
   // What the signature covers is what counts (the same fields, unless the message was tampered with around them).
   const id = addressed(signed);
   if (typeof profile?.nameID !== 'string' || profile.nameID === '') throw refused('the LogoutRequest names no NameID');
-  // The answer is sent to the provider's single logout service: without one the request cannot be answered.
-  if (!idp.sloResponseUrl) throw refused('the connection has no single logout service to answer at');
+  // A front-channel answer is sent to the provider's single logout service: without one it cannot be answered.
+  if (!answeredInPlace && !idp.sloResponseUrl)
+    throw refused('the connection has no single logout service to answer at');
   const indexes = Array.isArray(signed.SessionIndex) ? signed.SessionIndex : [signed.SessionIndex];
   const request: IdpLogoutRequest = {
     id,

@@ -17,13 +17,15 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
  * Verifies an identity provider's LogoutRequest posted by HTTP-POST (SAML 2.0 Bindings §3.5.4): readable (no field
  * more than once, no DTD, a LogoutRequest), then as an HTTP-Redirect one (`checkLogoutRequest`), its signature an
  * enveloped XML signature of the LogoutRequest itself by one of the connection's certificates (`verifyPostSignature`,
- * then node-saml's own check of the posted request). Throws LogoutRequestRefused.
+ * then node-saml's own check of the posted request). `answeredInPlace`: the answer goes back in the same exchange (the
+ * SOAP binding), so the connection needs no front-channel logout service. Throws LogoutRequestRefused.
  */
 export async function readPostLogoutRequest(
   ctx: Pick<AppContext, 'db'>,
   sp: SamlServiceProvider,
   form: URLSearchParams,
   preferredConnection: string | undefined,
+  answeredInPlace = false,
 ): Promise<{ idp: SamlIdentityProvider; request: IdpLogoutRequest }> {
   const read = readPostMessage<LogoutRequestXml>(form, 'SAMLRequest', 'LogoutRequest');
   if (typeof read === 'string') throw new LogoutRequestRefused(read, '');
@@ -42,6 +44,7 @@ export async function readPostLogoutRequest(
       },
     },
     preferredConnection,
+    answeredInPlace,
   );
 }
 
