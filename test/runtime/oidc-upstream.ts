@@ -1,6 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { expect } from 'vitest';
+import { apiBase } from '../helpers/api.js';
+import { type RuntimeServer, unique } from './support.js';
 
 /** Upstream OpenID Connect sign-in in end-to-end tests: a real node-oidc-provider, in the test's process. */
 
@@ -52,4 +55,23 @@ export async function startUpstream(callback: string, options: UpstreamOptions =
   });
   server.on('request', provider.callback());
   return { url, server };
+}
+
+/** Creates a GenericOidcProvider connection to the provider at `issuer` with this service's client there. */
+export async function createOidcConnection(
+  server: RuntimeServer,
+  issuer: string,
+  prefix = 'OidcUpstream',
+): Promise<{ name: string; id: string }> {
+  const name = unique(prefix);
+  const created = await server.admin.post(`${apiBase}/connections`, {
+    body: {
+      name,
+      connectionType: 'Authentication',
+      pluginType: 'GenericOidcProvider',
+      configuration: { issuer, clientId: upstreamClientId, clientSecret: upstreamSecret },
+    },
+  });
+  expect(created.status).toBe(200);
+  return { name, id: (created.body as { id: string }).id };
 }

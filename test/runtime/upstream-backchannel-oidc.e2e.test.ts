@@ -3,9 +3,8 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Jose from '../../packages/server/node_modules/jose/dist/types/index.js';
 import { type HttpEndpoint, startHttpEndpoint } from '../../packages/server/src/test-support/http-endpoint.js';
-import { apiBase } from '../helpers/api.js';
 import { Agent } from './agent.js';
-import { startUpstream, upstreamClientId, upstreamSecret } from './oidc-upstream.js';
+import { createOidcConnection, startUpstream, upstreamClientId, upstreamSecret } from './oidc-upstream.js';
 import {
   authorizeUrl,
   type CreatedClient,
@@ -15,9 +14,8 @@ import {
   execSql,
   rowsOf,
   runtimeServerPerFile,
-  unique,
 } from './support.js';
-import { sessionIdOf, sessionRow } from './upstream-logout-support.js';
+import { expectSessionsAlive, expectSessionsEnded, sessionIdOf, sessionRow } from './upstream-logout-support.js';
 
 /** jose, as the server has it (the tests' own dependencies do not include it). */
 const joseEntry = '../../packages/server/node_modules/jose/dist/webapi/index.js';
@@ -49,20 +47,6 @@ const received: Record<string, unknown>[] = [];
 
 const backchannelUrl = () => `${rp.server.url}/runtime/oauth2/backchannel-logout.idp`;
 
-async function createConnection(issuer: string): Promise<{ name: string; id: string }> {
-  const name = unique('OidcBackchannel');
-  const created = await rp.server.admin.post(`${apiBase}/connections`, {
-    body: {
-      name,
-      connectionType: 'Authentication',
-      pluginType: 'GenericOidcProvider',
-      configuration: { issuer, clientId: upstreamClientId, clientSecret: upstreamSecret },
-    },
-  });
-  expect(created.status).toBe(200);
-  return { name, id: (created.body as { id: string }).id };
-}
-
 beforeAll(async () => {
   endpoint = await startHttpEndpoint((_req, res, body) => {
     received.push(decodeJwt(new URLSearchParams(body).get('logout_token') ?? ''));
@@ -71,8 +55,8 @@ beforeAll(async () => {
   const callback = `${rp.server.url}/runtime/oauth2/callback.idp`;
   upstream = await startUpstream(callback, { backchannelLogoutUri: backchannelUrl(), jwks: { keys: [providerKey] } });
   other = await startUpstream(callback);
-  ({ name: names.upstream, id: ids.upstream } = await createConnection(upstream.url));
-  ({ name: names.other, id: ids.other } = await createConnection(other.url));
+  ({ name: names.upstream, id: ids.upstream } = await createOidcConnection(rp.server, upstream.url, 'OidcBackchannel'));
+  ({ name: names.other, id: ids.other } = await createOidcConnection(rp.server, other.url, 'OidcBackchannel'));
   client = await createClient(rp.server, {
     configuration: {
       redirectUris: ['http://127.0.0.1:9/cb'],
@@ -104,25 +88,8 @@ async function signedIn(provider: { url: string } = upstream, user?: Awaited<Ret
   return { user: person, agent, sessionId, sub: String(idToken.sub), sid: String(idToken.sid ?? '') };
 }
 
-/** What an authorization request with prompt=none gets in the browser: a code, or the error. */
-async function promptNone(agent: Agent) {
-  const outcome = await agent.navigate(authorizeUrl(rp.server, client, { prompt: 'none', state: 'probe' }));
-  return outcome.left?.searchParams.get('error') ?? (outcome.left?.searchParams.has('code') ? 'code' : 'none');
-}
-
-async function expectAlive(...people: Person[]) {
-  for (const person of people) {
-    expect((await sessionRow(rp.server, person.sessionId)).endedAt).toBeNull();
-    expect(await promptNone(person.agent)).toBe('code');
-  }
-}
-
-async function expectEnded(...people: Person[]) {
-  for (const person of people) {
-    expect((await sessionRow(rp.server, person.sessionId)).endedAt).not.toBeNull();
-    expect(await promptNone(person.agent)).toBe('login_required');
-  }
-}
+const expectAlive = (...people: Person[]) => expectSessionsAlive(rp.server, client, people);
+const expectEnded = (...people: Person[]) => expectSessionsEnded(rp.server, client, people);
 
 const now = () => Math.floor(Date.now() / 1000);
 

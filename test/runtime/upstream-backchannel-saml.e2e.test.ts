@@ -9,16 +9,9 @@ import {
   soapEnvelope,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { Agent } from './agent.js';
-import {
-  authorizeUrl,
-  createSaml20Connection,
-  EMAIL_FORMAT,
-  HTTP_REDIRECT,
-  keyDescriptors,
-  uploadedSigner,
-} from './saml-idp.js';
+import { createSaml20Connection, EMAIL_FORMAT, HTTP_REDIRECT, keyDescriptors, uploadedSigner } from './saml-idp.js';
 import { type CreatedClient, createClient, events, execSql, rowsOf, runtimeServerPerFile, unique } from './support.js';
-import { samlSignedIn, sessionRow, sloUrl } from './upstream-logout-support.js';
+import { expectSessionsAlive, expectSessionsEnded, samlSignedIn, sloUrl } from './upstream-logout-support.js';
 
 const rp = runtimeServerPerFile();
 /** Two identity providers (never reached: their single logout services only have to exist). */
@@ -68,24 +61,8 @@ type Person = Awaited<ReturnType<typeof samlSignedIn>>;
 const signedIn = (provider: { name: string; entityId: string } = idp, again?: Person): Promise<Person> =>
   samlSignedIn(rp.server, client, signer, provider, again?.user);
 
-async function promptNone(agent: Agent) {
-  const outcome = await agent.navigate(authorizeUrl(rp.server, client, { prompt: 'none', state: 'probe' }));
-  return outcome.left?.searchParams.get('error') ?? (outcome.left?.searchParams.has('code') ? 'code' : 'none');
-}
-
-async function expectAlive(...people: Person[]) {
-  for (const person of people) {
-    expect((await sessionRow(rp.server, person.sessionId)).endedAt).toBeNull();
-    expect(await promptNone(person.agent)).toBe('code');
-  }
-}
-
-async function expectEnded(...people: Person[]) {
-  for (const person of people) {
-    expect((await sessionRow(rp.server, person.sessionId)).endedAt).not.toBeNull();
-    expect(await promptNone(person.agent)).toBe('login_required');
-  }
-}
+const expectAlive = (...people: Person[]) => expectSessionsAlive(rp.server, client, people);
+const expectEnded = (...people: Person[]) => expectSessionsEnded(rp.server, client, people);
 
 /** The provider's LogoutRequest for the person by SOAP, signed (RSA-SHA256) unless `signing` is null. */
 const logoutRequest = (

@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiBase } from '../helpers/api.js';
 import { Agent, signIn } from './agent.js';
-import { startUpstream, upstreamClientId, upstreamSecret } from './oidc-upstream.js';
+import { createOidcConnection, startUpstream, upstreamClientId } from './oidc-upstream.js';
 import {
   authorizeUrl,
   type CreatedClient,
@@ -11,7 +10,6 @@ import {
   events,
   runtimeServerPerFile,
   testPassword,
-  unique,
 } from './support.js';
 import {
   afterLogout,
@@ -32,26 +30,12 @@ const ids = { upstream: '', bare: '' };
 let client: CreatedClient;
 const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
 
-async function createConnection(issuer: string): Promise<{ name: string; id: string }> {
-  const name = unique('OidcUpstream');
-  const created = await rp.server.admin.post(`${apiBase}/connections`, {
-    body: {
-      name,
-      connectionType: 'Authentication',
-      pluginType: 'GenericOidcProvider',
-      configuration: { issuer, clientId: upstreamClientId, clientSecret: upstreamSecret },
-    },
-  });
-  expect(created.status).toBe(200);
-  return { name, id: (created.body as { id: string }).id };
-}
-
 beforeAll(async () => {
   const callback = `${rp.server.url}/runtime/oauth2/callback.idp`;
   upstream = await startUpstream(callback, { postLogoutRedirectUris: [logoutReturnUrl(rp.server)] });
   bare = await startUpstream(callback, { endSession: false });
-  ({ name: names.upstream, id: ids.upstream } = await createConnection(upstream.url));
-  ({ name: names.bare, id: ids.bare } = await createConnection(bare.url));
+  ({ name: names.upstream, id: ids.upstream } = await createOidcConnection(rp.server, upstream.url));
+  ({ name: names.bare, id: ids.bare } = await createOidcConnection(rp.server, bare.url));
   client = await createClient(rp.server, {
     configuration: { redirectUris: ['http://127.0.0.1:9/cb'], postLogoutRedirectUris: [afterLogout] },
     dependencyConnectionNames: ['UsernamePassword', names.upstream, names.bare],

@@ -138,3 +138,27 @@ export async function samlSignedIn(
   const left = (await postToAcs(server, agent, sent, response)).left!;
   return { agent, left, user, nameId: String(user.email), sessionIndex: sessionIndex!, sessionId: sessionIdOf(agent) };
 }
+
+/** What an authorization request of `client` with prompt=none gets in the browser: `code`, the error, or `none`. */
+export async function promptNone(server: RuntimeServer, client: CreatedClient, agent: Agent): Promise<string> {
+  const outcome = await agent.navigate(authorizeUrl(server, client, { prompt: 'none', state: 'probe' }));
+  return outcome.left?.searchParams.get('error') ?? (outcome.left?.searchParams.has('code') ? 'code' : 'none');
+}
+
+type Browser = { agent: Agent; sessionId: string };
+
+/** Asserts each browser's session lives: not ended, and prompt=none gets a code. */
+export async function expectSessionsAlive(server: RuntimeServer, client: CreatedClient, browsers: Browser[]) {
+  for (const { agent, sessionId } of browsers) {
+    expect((await sessionRow(server, sessionId)).endedAt).toBeNull();
+    expect(await promptNone(server, client, agent)).toBe('code');
+  }
+}
+
+/** Asserts each browser's session ended: `ended_at` set, and prompt=none gets login_required. */
+export async function expectSessionsEnded(server: RuntimeServer, client: CreatedClient, browsers: Browser[]) {
+  for (const { agent, sessionId } of browsers) {
+    expect((await sessionRow(server, sessionId)).endedAt).not.toBeNull();
+    expect(await promptNone(server, client, agent)).toBe('login_required');
+  }
+}
