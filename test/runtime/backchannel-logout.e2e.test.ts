@@ -400,4 +400,16 @@ describe('back-channel logout (OpenID Connect Back-Channel Logout 1.0)', () => {
     await agent.navigate(request.url);
     await expectLogoutToken((await post).token, client, claims);
   });
+
+  it('sends a logout token when the admin API removes live sessions (system setup session clean-up)', async () => {
+    const { client, path } = await notifiedClient();
+    const user = await createUser(rp.server);
+    const { claims } = await signedIn(new Agent(rp.server.url), client, user.userName);
+    const post = nextPost(path);
+    const removed = await rp.server.admin.post(`${apiBase}/systemsetup/cleanupsession`, {
+      body: { kinds: ['sessions'], expiredOnly: false },
+    });
+    expect(removed.status).toBe(200);
+    await expectLogoutToken((await post).token, client, claims);
+  });
 });

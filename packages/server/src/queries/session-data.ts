@@ -10,6 +10,8 @@ import {
   revokedAccessTokens,
   sessions,
 } from '../db/schema/index.js';
+import type { EndedSession } from './action-tokens.js';
+import { rowsOf } from './bulk.js';
 
 export interface CleanUpScope {
   /** Only rows that can no longer be used (expired, ended, used or revoked). */
@@ -64,16 +66,33 @@ const kinds: Record<SessionDataKind, KindTable> = {
   },
 };
 
-/** Deletes the rows of one kind of session data within the scope; returns how many. */
-export async function deleteSessionData(db: DbOrTx, kind: SessionDataKind, scope: CleanUpScope): Promise<number> {
+/** What a clean-up of one kind removed: how many rows, and the sessions among them that were live and had clients. */
+export interface RemovedSessionData {
+  count: number;
+  /** Sessions only: those removed while live (not ended, not expired) that signed someone in to a client. */
+  live: EndedSession[];
+}
+
+/** Deletes the rows of one kind of session data within the scope, in one statement. */
+export async function deleteSessionData(
+  db: DbOrTx,
+  kind: SessionDataKind,
+  scope: CleanUpScope,
+): Promise<RemovedSessionData> {
   const { table, spent, createdAt, spentOnly } = kinds[kind];
   const where = and(
     scope.expiredOnly || spentOnly ? spent : undefined,
     scope.olderThan && createdAt ? sql`${createdAt} < ${scope.olderThan.toISOString()}::timestamptz` : undefined,
   );
-  const result = await db.execute(
-    sql`with removed as (delete from ${table}${where ? sql` where ${where}` : sql``} returning 1) select count(*)::int as n from removed`,
-  );
-  const rows = Array.isArray(result) ? result : (result as unknown as { rows: { n: number }[] }).rows;
-  return Number((rows[0] as { n: number }).n);
+  const from = sql`${table}${where ? sql` where ${where}` : sql``}`;
+  // Removing live sessions signs people out: those are returned, for their clients to be told.
+  const statement =
+    kind === 'sessions' && !scope.expiredOnly
+      ? sql`with removed as (delete from ${from} returning id, user_id, clients, ended_at is null and expires_at > now() as live)
+          select count(*)::int as n, coalesce(json_agg(json_build_object('id', id, 'userId', user_id, 'clients', clients))
+            filter (where live and jsonb_array_length(clients) > 0), '[]'::json) as live from removed`
+      : sql`with removed as (delete from ${from} returning 1) select count(*)::int as n, '[]'::json as live from removed`;
+  const [row] = rowsOf<{ n: number; live: EndedSession[] | string }>(await db.execute(statement));
+  const live = typeof row.live === 'string' ? (JSON.parse(row.live) as EndedSession[]) : row.live;
+  return { count: Number(row.n), live };
 }

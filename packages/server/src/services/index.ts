@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { notifySessionsEnded } from '../runtime/backchannel-logout.js';
 import { applicationService } from './applications.js';
 import { attributeServiceService } from './attribute-services.js';
 import { authContextClassService } from './auth-context-classes.js';
@@ -40,7 +41,8 @@ export function createServices(ctx: AppContext) {
     messageQueues: messageQueueService(db),
     sharedSettings: sharedSettingService(db),
     customContents: customContentService(db),
-    systemSetup: systemSetupService(db),
+    // Removing live sessions signs people out: their clients are told (runtime/backchannel-logout.ts).
+    systemSetup: systemSetupService(db, { sessionsEnded: (ended) => notifySessionsEnded(ctx, ended) }),
     applications: applicationService(db),
     authContextClasses: authContextClassService(db),
     fieldConfiguration: fieldConfigurationService(db),

@@ -83,4 +83,20 @@ describe('cleanUpSessionData', () => {
       actionTokens: 1,
     });
   });
+
+  it('hands over the live sessions with clients it removed, once committed, and none when only spent ones go', async () => {
+    const [live, liveWithoutClients, ended] = [randomUUID(), randomUUID(), randomUUID()];
+    await ctx.db.insert(sessions).values([
+      { id: live, userId, authTime: at(0), expiresAt: at(hour), clients: ['app-one', 'app-two'] },
+      { id: liveWithoutClients, userId, authTime: at(0), expiresAt: at(hour) },
+      { id: ended, userId, authTime: at(-hour), expiresAt: at(hour), endedAt: at(-1000), clients: ['app-one'] },
+    ]);
+    const told: unknown[][] = [];
+    const service = systemSetupService(ctx.db, { sessionsEnded: (sessions) => told.push(sessions) });
+
+    expect(await service.cleanUpSessionData({ kinds: ['sessions'], expiredOnly: true }, by)).toEqual({ sessions: 1 });
+    expect(told).toEqual([]);
+    expect(await service.cleanUpSessionData({ kinds: ['sessions'], expiredOnly: false }, by)).toEqual({ sessions: 2 });
+    expect(told).toEqual([[{ id: live, userId, clients: ['app-one', 'app-two'] }]]);
+  });
 });

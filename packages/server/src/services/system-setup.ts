@@ -8,6 +8,7 @@ import {
   sessionDataKinds,
 } from '@idsvc/shared';
 import type { Db, DbOrTx } from '../db/client.js';
+import type { EndedSession } from '../queries/action-tokens.js';
 import { deleteSessionData } from '../queries/session-data.js';
 import { lockState, readState, type StateRow, stateKeys, writeState } from '../queries/system-state.js';
 import { audit } from './audit.js';
@@ -69,7 +70,15 @@ export async function readLicense(db: DbOrTx): Promise<License> {
   return stored.success ? stored.data : defaultLicense;
 }
 
-export function systemSetupService(db: Db) {
+export interface SystemSetupOptions {
+  /**
+   * Called with the live sessions a clean-up removed (signing those people out), once it is committed: the clients
+   * those sessions signed in to are told (back-channel logout). Must not throw nor wait.
+   */
+  sessionsEnded?: (ended: EndedSession[]) => void;
+}
+
+export function systemSetupService(db: Db, options: SystemSetupOptions = {}) {
   return {
     get: () => readSystemSetup(db),
 
@@ -97,15 +106,20 @@ export function systemSetupService(db: Db) {
     license: () => readLicense(db),
 
     /** Removes the asked kinds of session data (every kind when none is named); the count per kind. */
-    cleanUpSessionData(input: SessionCleanUpInput, by: WriteContext): Promise<SessionCleanUpResult> {
+    async cleanUpSessionData(input: SessionCleanUpInput, by: WriteContext): Promise<SessionCleanUpResult> {
       const kinds = [...new Set(input.kinds ?? sessionDataKinds)];
       const scope = {
         expiredOnly: input.expiredOnly,
         olderThan: input.olderThan ? new Date(input.olderThan) : undefined,
       };
-      return db.transaction(async (tx) => {
+      const ended: EndedSession[] = [];
+      const done = await db.transaction(async (tx) => {
         const result: SessionCleanUpResult = {};
-        for (const kind of kinds) result[kind] = await deleteSessionData(tx, kind, scope);
+        for (const kind of kinds) {
+          const removed = await deleteSessionData(tx, kind, scope);
+          result[kind] = removed.count;
+          ended.push(...removed.live);
+        }
         await audit(tx, {
           ...by,
           operation: 'delete',
@@ -116,6 +130,8 @@ export function systemSetupService(db: Db) {
         });
         return result;
       });
+      if (ended.length > 0) options.sessionsEnded?.(ended);
+      return done;
     },
   };
 }
