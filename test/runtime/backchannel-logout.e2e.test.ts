@@ -412,4 +412,26 @@ describe('back-channel logout (OpenID Connect Back-Channel Logout 1.0)', () => {
     expect(removed.status).toBe(200);
     await expectLogoutToken((await post).token, client, claims);
   });
+
+  it('sends a logout token when the admin API disables the user, and another when it deletes one', async () => {
+    const { client, path } = await notifiedClient();
+    const user = await createUser(rp.server);
+    const { claims } = await signedIn(new Agent(rp.server.url), client, user.userName);
+    const post = nextPost(path);
+    const disabled = await rp.server.admin.put(`${apiBase}/users/.batchStatus`, {
+      body: [{ identityClaim: { type: 'id', value: user.id }, active: false }],
+    });
+    expect(disabled.status).toBe(200);
+    await expectLogoutToken((await post).token, client, claims);
+
+    const other = await createUser(rp.server);
+    const second = await signedIn(new Agent(rp.server.url), client, other.userName);
+    const next = nextPost(path);
+    expect((await rp.server.admin.delete(`${apiBase}/users/${other.id}`)).status).toBe(200);
+    const token = (await next).token;
+    const { payload } = await jwtVerify(token, jwks());
+    expect(payload.sid).toBe(second.claims.sid);
+    // The deleted user's claims are gone: the token names the session alone.
+    expect(payload.sub).toBeUndefined();
+  });
 });

@@ -30,7 +30,11 @@ export function createServices(ctx: AppContext) {
     claimDefinitions: claimDefinitionService(db),
     claimSets: claimSetService(db),
     organizations: organizationService(db),
-    users: userService(db, (rows) => ctx.database.noteWrites(rows)),
+    // Disabling or deleting users signs them out: the clients of their sessions are told.
+    users: userService(db, {
+      noteWrites: (rows) => ctx.database.noteWrites(rows),
+      sessionsEnded: (ended) => notifySessionsEnded(ctx, ended),
+    }),
     userTokens: userTokenService(db),
     consents: consentService(db),
     authenticators: authenticatorService(db, ctx.box),

@@ -13,6 +13,8 @@ import { applyPatch, parsePatch } from '../../conventions/patch.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../http/api-error.js';
+import type { EndedSession } from '../../queries/action-tokens.js';
+import { endLiveSessionsOfUsers } from '../../queries/live-sessions.js';
 import { hasClaim } from '../../queries/user-filter.js';
 import * as q from '../../queries/users.js';
 import { audit } from '../audit.js';
@@ -36,7 +38,28 @@ const editable = [
 
 const searchSpec = { kind: 'filter' as const, sortable: userSortable, defaultSort: 'userName' };
 
-export function userService(db: Db, noteWrites?: (rows: number) => void) {
+export interface UserServiceOptions {
+  /** Told how many rows were written (the embedded database refreshes its statistics). */
+  noteWrites?: (rows: number) => void;
+  /**
+   * Called with the live sessions that disabling or deleting users ended, once committed: the clients those
+   * sessions signed in to are told (back-channel logout). Must not throw nor wait.
+   */
+  sessionsEnded?: (ended: EndedSession[]) => void;
+}
+
+export function userService(db: Db, options: UserServiceOptions = {}) {
+  const { noteWrites } = options;
+  /** Tells of the sessions a committed change ended; the change's result is returned as it was. */
+  const told = <T>(ended: EndedSession[], result: T): T => {
+    if (ended.length > 0) options.sessionsEnded?.(ended);
+    return result;
+  };
+  const update = async (inputs: UserUpdateInput[], by: WriteContext) => {
+    const { users: updated, ended } = await updateUsers(db, inputs, by);
+    return told(ended, updated);
+  };
+
   async function list(request: ListRequest, fixed?: ReturnType<typeof sql>): Promise<Listing<User>> {
     const { rows, total } = await runList(q.userList(db), request, fixed);
     return new Listing(await q.completeUsers(db, rows), total, request);
@@ -93,10 +116,10 @@ export function userService(db: Db, noteWrites?: (rows: number) => void) {
         if (!row) throw notFound(`user ${input.id} does not exist`);
         await checkOldPassword(db, row.id, row.passwordHash, input.oldPassword);
       }
-      return (await updateUsers(db, [input], by))[0];
+      return (await update([input], by))[0];
     },
 
-    updateMany: (inputs: UserUpdateInput[], by: WriteContext) => updateUsers(db, inputs, by),
+    updateMany: update,
 
     async patch(id: string, body: unknown, by: WriteContext): Promise<User> {
       const ops = parsePatch(body);
@@ -107,23 +130,32 @@ export function userService(db: Db, noteWrites?: (rows: number) => void) {
         const details = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
         throw badRequest(`invalid value for ${details[0].field}: ${details[0].message}`, details);
       }
-      return (await updateUsers(db, [parsed.data], by))[0];
+      return (await update([parsed.data], by))[0];
     },
 
-    setStatuses: (items: UserStatus[], by: WriteContext) => setStatuses(db, items, by),
+    async setStatuses(items: UserStatus[], by: WriteContext): Promise<UserStatus[]> {
+      const { items: set, ended } = await setStatuses(db, items, by);
+      return told(ended, set);
+    },
 
     /** Deleting a missing user succeeds (spec rule 1). */
     async delete(id: string, by: WriteContext): Promise<void> {
-      await db.transaction(async (tx) => {
+      const ended = await db.transaction(async (tx) => {
+        const sessions = await endLiveSessionsOfUsers(tx, [id]);
         const deleted = await q.deleteUsers(tx, [id]);
         if (deleted.length) await audit(tx, { ...by, operation: 'delete', entityType: 'user', entityKey: id });
+        return sessions;
       });
+      told(ended, undefined);
     },
 
     /** Deletes the users that exist; each missing one is reported; 400 when none was deleted. */
-    deleteMany(ids: string[], by: WriteContext): Promise<BatchDeleteResult> {
-      return db.transaction(async (tx) => {
-        const deleted = new Set(await q.deleteUsers(tx, [...new Set(ids.map((i) => i.toLowerCase()))]));
+    async deleteMany(ids: string[], by: WriteContext): Promise<BatchDeleteResult> {
+      let ended: EndedSession[] = [];
+      const result = await db.transaction(async (tx) => {
+        const unique = [...new Set(ids.map((i) => i.toLowerCase()))];
+        ended = await endLiveSessionsOfUsers(tx, unique);
+        const deleted = new Set(await q.deleteUsers(tx, unique));
         const failed = ids.flatMap((id, index) =>
           deleted.has(id.toLowerCase())
             ? []
@@ -136,6 +168,7 @@ export function userService(db: Db, noteWrites?: (rows: number) => void) {
         );
         return { deleted: [...deleted], failed };
       });
+      return told(ended, result);
     },
 
     /** Users_GetAllLockedUsers: 404 when no user is locked. */

@@ -3,6 +3,8 @@ import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { userClaims, users } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/api-error.js';
+import type { EndedSession } from '../../queries/action-tokens.js';
+import { endLiveSessionsOfUsers } from '../../queries/live-sessions.js';
 import { audit } from '../audit.js';
 import type { WriteContext } from '../write-context.js';
 
@@ -19,8 +21,15 @@ function byIdentity(claim: UserStatus['identityClaim']): SQL {
   }
 }
 
-/** Sets `active` of users named by identity claims, all or none; 404 when any names no user. */
-export function setStatuses(db: Db, items: UserStatus[], by: WriteContext): Promise<UserStatus[]> {
+/**
+ * Sets `active` of users named by identity claims, all or none; 404 when any names no user. The users made inactive
+ * are signed out: the live sessions that ended are returned.
+ */
+export function setStatuses(
+  db: Db,
+  items: UserStatus[],
+  by: WriteContext,
+): Promise<{ items: UserStatus[]; ended: EndedSession[] }> {
   return db.transaction(async (tx) => {
     const targets: { id: string; active: boolean }[] = [];
     const missing: unknown[] = [];
@@ -37,6 +46,10 @@ export function setStatuses(db: Db, items: UserStatus[], by: WriteContext): Prom
       const ids = targets.filter((t) => t.active === active).map((t) => t.id);
       if (ids.length) await tx.update(users).set({ active, updatedAt: sql`now()` }).where(inArray(users.id, ids));
     }
+    const ended = await endLiveSessionsOfUsers(
+      tx,
+      targets.filter((t) => !t.active).map((t) => t.id),
+    );
     await audit(
       tx,
       targets.map((t) => ({
@@ -47,6 +60,6 @@ export function setStatuses(db: Db, items: UserStatus[], by: WriteContext): Prom
         changes: { active: t.active },
       })),
     );
-    return items;
+    return { items, ended };
   });
 }

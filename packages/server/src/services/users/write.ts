@@ -5,7 +5,9 @@ import { hashPassword } from '../../crypto/password.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../http/api-error.js';
+import type { EndedSession } from '../../queries/action-tokens.js';
 import { uniqueOr409 } from '../../queries/errors.js';
+import { endLiveSessionsOfUsers } from '../../queries/live-sessions.js';
 import * as q from '../../queries/users.js';
 import { audit } from '../audit.js';
 import { readFieldRule } from '../field-configuration.js';
@@ -150,9 +152,14 @@ export async function createUsers(
 
 /**
  * Updates users, all or none. Absent fields keep their values; `null` clears a nullable field; `groups` and
- * `claims`, when given, replace the user's lists.
+ * `claims`, when given, replace the user's lists. A user made inactive is signed out: the live sessions that ended
+ * are returned beside the users.
  */
-export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteContext): Promise<User[]> {
+export async function updateUsers(
+  db: Db,
+  inputs: UserUpdateInput[],
+  by: WriteContext,
+): Promise<{ users: User[]; ended: EndedSession[] }> {
   const items = inputs.map((u, index) => ({ ...u, index }));
   refuseEmptyPasswords(inputs);
   refuseDuplicates(items);
@@ -196,6 +203,10 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
         'a user with the same userName or email exists',
       );
     }
+    const ended = await endLiveSessionsOfUsers(
+      tx,
+      items.filter((u) => u.active === false).map((u) => u.id),
+    );
     await q.replaceMembership(
       tx,
       items.map((u) => ({
@@ -214,9 +225,8 @@ export async function updateUsers(db: Db, inputs: UserUpdateInput[], by: WriteCo
         changes: inputs[u.index],
       })),
     );
-    return q.completeUsers(tx, await q.findUserRows(tx, inArray(users.id, ids))).then((list) => {
-      const byId = new Map(list.map((x) => [x.id, x]));
-      return ids.map((id) => byId.get(id)!);
-    });
+    const list = await q.completeUsers(tx, await q.findUserRows(tx, inArray(users.id, ids)));
+    const byId = new Map(list.map((x) => [x.id, x]));
+    return { users: ids.map((id) => byId.get(id)!), ended };
   });
 }
