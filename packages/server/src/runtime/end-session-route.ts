@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { JWTPayload } from 'jose';
 import type { AppContext } from '../context.js';
-import { errorPage } from './authorize/flow.js';
+import { errorPage } from './authorize/error-page.js';
 import { PageError } from './authorize/request.js';
 import { loadUser, subjectFor } from './claims.js';
 import { findClient, type OAuthClient } from './clients.js';

@@ -5,7 +5,7 @@ import { findUserForLogin } from '../auth/lockout.js';
 import type { AppContext } from '../context.js';
 import { connections } from '../db/schema/index.js';
 import { messagingServices } from '../services/messaging.js';
-import { errorPage } from './authorize/flow.js';
+import { errorPage } from './authorize/error-page.js';
 import { PageError } from './authorize/request.js';
 import { CSRF_FIELD, csrfToken, csrfValid } from './csrf.js';
 import { runtimePaths } from './defaults.js';

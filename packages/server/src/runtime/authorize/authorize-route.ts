@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { AppContext } from '../../context.js';
 import { runtimePaths } from '../defaults.js';
 import { readForm } from '../form.js';
-import { errorPage, runAuthorization } from './flow.js';
+import { errorPage } from './error-page.js';
+import { runAuthorization } from './flow.js';
 import { PageError } from './request.js';
 
 /** `GET` and `POST /runtime/oauth2/authorize.idp` (OpenID Connect Core §3.1.2.1: both methods). */

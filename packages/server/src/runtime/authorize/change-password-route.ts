@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { passwordActive } from '../../auth/lockout.js';
 import type { AppContext } from '../../context.js';
@@ -7,35 +6,11 @@ import { hashPassword } from '../../crypto/password.js';
 import { users } from '../../db/schema/index.js';
 import { audit } from '../../services/audit.js';
 import { checkPasswordPolicy } from '../../services/password-policy.js';
-import { csrfToken } from '../csrf.js';
 import { runtimePaths } from '../defaults.js';
-import { sealInteraction } from '../interaction.js';
-import { ChangePasswordPage } from '../pages/change-password.js';
-import { sendPage, textsFor } from '../pages/render.js';
-import type { TextKey } from '../pages/texts.js';
-import { errorPage } from './flow.js';
+import { showChangePassword } from './change-password-page.js';
+import { errorPage } from './error-page.js';
 import { PageError } from './request.js';
-import { continueSignIn, openStep, type SignInProgress, stepInteraction } from './sign-in-steps.js';
-
-/** The change-password page of a sign-in whose password is no longer active, bound to its interaction and user. */
-export async function showChangePassword(
-  ctx: AppContext,
-  c: Context,
-  progress: SignInProgress,
-  options: { error?: TextKey; values?: Record<string, string> },
-): Promise<Response> {
-  const interaction = stepInteraction(progress, 'change-password');
-  const params = new URLSearchParams(interaction.params ?? []);
-  const t = await textsFor(ctx, c, params.get('ui_locales') ?? undefined);
-  const page = ChangePasswordPage({
-    t,
-    interaction: sealInteraction(ctx.box, interaction),
-    csrf: await csrfToken(ctx, c, 'change-password', [interaction.id, progress.user.id]),
-    error: options.error === undefined ? undefined : t(options.error, options.values),
-  });
-  const redirectUri = params.get('redirect_uri');
-  return sendPage(ctx, c, page, { formTargets: redirectUri ? [redirectUri] : [] });
-}
+import { continueSignIn, openStep } from './sign-in-steps.js';
 
 /**
  * `POST /runtime/oauth2/changepassword.idp`: the new password of a user whose password has expired or must be reset,

@@ -1,35 +1,13 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.js';
-import { CSRF_FIELD, csrfToken, csrfValid } from '../csrf.js';
+import { CSRF_FIELD, csrfValid } from '../csrf.js';
 import { runtimePaths } from '../defaults.js';
 import { readForm } from '../form.js';
-import { newInteraction, openInteraction, sealInteraction } from '../interaction.js';
-import { ConsentPage } from '../pages/consent.js';
-import { sendPage, textsFor } from '../pages/render.js';
-import { type BrowserSession, currentSession } from '../session.js';
-import { errorPage, type FlowContext, runAuthorization } from './flow.js';
+import { openInteraction } from '../interaction.js';
+import { currentSession } from '../session.js';
+import { errorPage } from './error-page.js';
+import { runAuthorization } from './flow.js';
 import { PageError } from './request.js';
-
-/** The consent page of an authorization request, bound to the session and the (sealed) request. */
-export async function showConsent(flow: FlowContext, session: BrowserSession): Promise<Response> {
-  const { ctx, c, request, client, params } = flow;
-  const interaction = newInteraction({
-    kind: 'authorize',
-    params: [...params],
-    authenticatedSession: flow.state.authenticatedSession,
-  });
-  const t = await textsFor(ctx, c, request.uiLocales);
-  const page = ConsentPage({
-    t,
-    clientName: client.name,
-    userName: session.userName,
-    scopes: request.scopes,
-    action: runtimePaths.consent,
-    hidden: { interaction: sealInteraction(ctx.box, interaction) },
-    csrf: await csrfToken(ctx, c, 'consent', [interaction.id, session.id]),
-  });
-  return sendPage(ctx, c, page, { formTargets: [request.redirectUri] });
-}
 
 /**
  * `POST /runtime/oauth2/consent.idp`: the answer of the consent page (`consent=allow|deny`), for the session that

@@ -10,16 +10,14 @@ import { loadUser, subjectFor } from '../claims.js';
 import { findClient, type OAuthClient } from '../clients.js';
 import { hasConsent, recordConsent } from '../consent.js';
 import { AccessDenied, ConsentRequired, InvalidRequest, LoginRequired, OAuthError } from '../oauth-errors.js';
-import { logOAuthError } from '../oauth-log.js';
-import { ErrorPage } from '../pages/error.js';
-import { sendPage, textsFor } from '../pages/render.js';
 import { type BrowserSession, currentSession } from '../session.js';
 import { verifyIssuedToken } from '../token-verify.js';
 import { startSamlSignIn } from '../upstream/saml-start.js';
 import { startUpstreamSignIn } from '../upstream/start.js';
 import { startWsFedSignIn } from '../upstream/wsfed-start.js';
-import { showConsent } from './consent-route.js';
-import { showLogin } from './login-route.js';
+import { showConsent } from './consent-page.js';
+import { errorPage } from './error-page.js';
+import { showLogin } from './login-page.js';
 import {
   type AuthorizationRequest,
   PageError,
@@ -158,19 +156,4 @@ async function mustConsent(flow: FlowContext, session: BrowserSession): Promise<
   if (request.prompt.includes('consent')) return true;
   if (!client.configuration.consentRequired) return false;
   return !(await hasConsent(ctx.db, session.userId, client.connectionId, request.scopes));
-}
-
-/** The error page (400), logged as event 4110: the response cannot go to an untrusted address. */
-export async function errorPage(
-  ctx: AppContext,
-  c: Context,
-  error: PageError,
-  clientId: string | undefined,
-  uiLocales?: string | null,
-): Promise<Response> {
-  logOAuthError(ctx, c, { error: error.error, description: error.description, clientId });
-  const t = await textsFor(ctx, c, uiLocales ?? undefined);
-  return sendPage(ctx, c, ErrorPage({ t, error: error.error, description: error.description }), {
-    status: error.status as 400,
-  });
 }

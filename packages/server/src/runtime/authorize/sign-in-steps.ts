@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { passwordActive, type UserRow } from '../../auth/lockout.js';
+import { passwordActive } from '../../auth/lockout.js';
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema/index.js';
 import { findClient, type OAuthClient } from '../clients.js';
@@ -8,38 +8,15 @@ import { CSRF_FIELD, csrfValid } from '../csrf.js';
 import { runtimeDefaults } from '../defaults.js';
 import { deviceClientOf, showDeviceConfirmation } from '../device/device-page.js';
 import { readForm } from '../form.js';
-import { type Interaction, newInteraction, openInteraction } from '../interaction.js';
+import { type Interaction, openInteraction } from '../interaction.js';
 import { findSession, sessionIdOf, startSession } from '../session.js';
-import { showChangePassword } from './change-password-route.js';
-import { errorPage, runAuthorization } from './flow.js';
+import { showChangePassword } from './change-password-page.js';
+import { errorPage } from './error-page.js';
+import { runAuthorization } from './flow.js';
 import { PageError } from './request.js';
 import { secondFactorOf } from './second-factor-connection.js';
-import { startSecondFactor } from './second-factor-route.js';
-
-/** Who has signed in so far in an interaction, and how. */
-export interface SignInProgress {
-  /** The interaction the sign-in belongs to (its kind, request parameters or device user code). */
-  interaction: Interaction;
-  client: OAuthClient;
-  user: UserRow;
-  /** The username-and-password connection the user signed in through, by name. */
-  connectionName: string;
-  amr: string[];
-}
-
-/** The interaction of the next step: the request of `from`, the user and the step; a fresh id. */
-export function stepInteraction(progress: SignInProgress, step: 'otp' | 'change-password'): Interaction {
-  const { interaction } = progress;
-  return newInteraction({
-    kind: interaction.kind,
-    ...(interaction.params ? { params: interaction.params } : {}),
-    ...(interaction.userCode !== undefined ? { userCode: interaction.userCode } : {}),
-    userId: progress.user.id,
-    connectionName: progress.connectionName,
-    step,
-    amr: progress.amr,
-  });
-}
+import { startSecondFactor } from './second-factor-page.js';
+import type { SignInProgress } from './sign-in-progress.js';
 
 /**
  * After a step of the sign-in succeeded: the second factor when a connection the sign-in depends on asks one (a

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.js';
-import { errorPage } from '../authorize/flow.js';
+import { errorPage } from '../authorize/error-page.js';
 import { PageError } from '../authorize/request.js';
 import { runtimePaths } from '../defaults.js';
 import { openContinuation } from './logout-continuation.js';

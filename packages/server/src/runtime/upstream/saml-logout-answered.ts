@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppContext } from '../../context.js';
 import { findRelayState } from '../../queries/saml-relay-states.js';
-import { errorPage } from '../authorize/flow.js';
+import { errorPage } from '../authorize/error-page.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { openContinuation } from './logout-continuation.js';
 import { finishLogout } from './logout-finish.js';

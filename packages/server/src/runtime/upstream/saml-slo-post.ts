@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppContext } from '../../context.js';
-import { errorPage } from '../authorize/flow.js';
+import { errorPage } from '../authorize/error-page.js';
 import { PageError } from '../authorize/request.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
 import { logUpstreamError } from '../oauth-log.js';

@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import type { AppContext } from '../../context.js';
-import { errorPage } from '../authorize/flow.js';
+import { errorPage } from '../authorize/error-page.js';
 import { runtimePaths } from '../defaults.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { currentSession, endSession } from '../session.js';
