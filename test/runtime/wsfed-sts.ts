@@ -3,7 +3,9 @@ import { beforeAll, expect } from 'vitest';
 import type { SamlSigner } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import {
   makeWsFedSigner,
+  type WsFedEncryption,
   type WsFedTokenInput,
+  wsfedEncryptedResult,
   wsfedResult,
 } from '../../packages/server/src/test-support/wsfed-identity-provider.js';
 import { apiBase } from '../helpers/api.js';
@@ -63,6 +65,18 @@ export function wsfedRelyingParty() {
     token(input: Partial<WsFedTokenInput> & { nameId: string }, collection = false): string {
       const defaults = { issuer: stsEntityId, audience: realm(), nameIdFormat: EMAIL_FORMAT, signer: the.signer };
       return wsfedResult({ format: 'saml2', ...defaults, ...input }, { collection });
+    },
+    /**
+     * The service's wresult with its token encrypted as `encryption` says (for this service's certificate, as its
+     * metadata publishes it): SAML 2.0 by default, signed with `signer`.
+     */
+    encryptedToken(
+      input: Partial<WsFedTokenInput> & { nameId: string },
+      encryption: WsFedEncryption,
+      collection = false,
+    ): Promise<string> {
+      const defaults = { issuer: stsEntityId, audience: realm(), nameIdFormat: EMAIL_FORMAT, signer: the.signer };
+      return wsfedEncryptedResult({ format: 'saml2', ...defaults, ...input }, encryption, { collection });
     },
     /** The browser posts the service's sign-in response to the reply address (as its auto-submitting form does). */
     post(agent: Agent, sent: URL, wresult: string, wa = 'wsignin1.0'): Promise<Outcome> {

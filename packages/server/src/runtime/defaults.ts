@@ -162,6 +162,8 @@ export const runtimePaths = {
   /** Upstream WS-Federation sign-in: this service's realm (wtrealm) and the reply address tokens are posted to. */
   wsfedRealm: '/runtime/wsfed',
   wsfedReply: '/runtime/wsfed/reply.idp',
+  /** This service's WS-Federation metadata as a relying party (WS-Federation 1.2 §3.1), at its well-known path. */
+  wsfedMetadata: '/runtime/wsfed/FederationMetadata/2007-06/FederationMetadata.xml',
   forgotPassword: '/runtime/ResetPassword/ForgotPassword2',
   stylesheet: '/runtime/assets/idsvc.css',
 } as const;

@@ -31,6 +31,7 @@ import { samlAcsRoute } from './upstream/saml-acs-route.js';
 import { samlMetadataRoute } from './upstream/saml-metadata-route.js';
 import { samlSloRoute } from './upstream/saml-slo-route.js';
 import { samlSloSoapRoute } from './upstream/saml-slo-soap-route.js';
+import { wsfedMetadataRoute } from './upstream/wsfed-metadata-route.js';
 import { wsfedReplyRoute } from './upstream/wsfed-reply-route.js';
 import { userinfoRoute } from './userinfo-route.js';
 
@@ -73,6 +74,7 @@ export function runtimeRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route('/', samlSloSoapRoute(ctx));
   app.route('/', logoutReturnRoute(ctx));
   app.route('/', wsfedReplyRoute(ctx));
+  app.route('/', wsfedMetadataRoute(ctx));
   app.route('/', forgotPasswordRoute(ctx));
   app.route('/', selfServicePageRoutes(ctx));
   app.route('/', assetsRoute());

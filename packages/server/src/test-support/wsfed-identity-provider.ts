@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
+import xmlenc, { type EncryptionAlgorithm, type KeyEncryptionAlgorithm } from 'xml-encryption';
 import type { SamlSigner } from './saml-identity-provider.js';
 
 export { makeSamlSigner as makeWsFedSigner } from './saml-identity-provider.js';
@@ -129,9 +130,12 @@ export function wsfedAssertion(input: WsFedTokenInput, now = new Date()): string
  * The wresult around a token (any XML, so that tests can wrap what they like): a RequestSecurityTokenResponse of
  * WS-Trust 2005/02, or with `collection` one of WS-Trust 1.3 inside a RequestSecurityTokenResponseCollection.
  */
-export function wsfedWrap(token: string, options: { realm: string; collection?: boolean; extra?: string }): string {
+export function wsfedWrap(
+  token: string,
+  options: { realm: string; collection?: boolean; extra?: string; tokenType?: string },
+): string {
   const trust = options.collection ? TRUST_13 : TRUST_2005;
-  const tokenType = token.includes(SAML11) && !token.includes(SAML2) ? SAML11 : 'urn:oasis:names:tc:SAML:2.0:assertion';
+  const tokenType = options.tokenType ?? (token.includes(SAML11) && !token.includes(SAML2) ? SAML11 : SAML2);
   const response = [
     `<t:RequestSecurityTokenResponse${options.collection ? '' : ` xmlns:t="${trust}"`}>`,
     '<wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy">',
@@ -151,4 +155,52 @@ export function wsfedWrap(token: string, options: { realm: string; collection?: 
 /** A security token service's wresult: the signed assertion of `input` in a RequestSecurityTokenResponse. */
 export function wsfedResult(input: WsFedTokenInput, options: { collection?: boolean } = {}, now = new Date()): string {
   return wsfedWrap(wsfedAssertion(input, now), { realm: input.audience ?? '', ...options });
+}
+
+/** How a token is encrypted for a relying party's certificate. */
+export interface WsFedEncryption {
+  /** The relying party's certificate (PEM): its public key transports the content key. */
+  certificatePem: string;
+  /** saml:EncryptedAssertion around the EncryptedData (SAML 2.0), or the EncryptedData alone (AD FS, SAML 1.1). */
+  element?: 'EncryptedAssertion' | 'EncryptedData';
+  /** Default AES-256-CBC, what AD FS uses. */
+  encryptionAlgorithm?: EncryptionAlgorithm;
+  /** Default RSA-OAEP (MGF1 with SHA-1), what AD FS uses. */
+  keyEncryptionAlgorithm?: KeyEncryptionAlgorithm;
+}
+
+/**
+ * A token (any XML, so that tests can encrypt what they like) encrypted with xml-encryption for the holder of the
+ * certificate: an EncryptedData of type Element, its content key in an EncryptedKey in its KeyInfo.
+ */
+export async function wsfedEncrypt(token: string, encryption: WsFedEncryption): Promise<string> {
+  const options = {
+    rsa_pub: new X509Certificate(encryption.certificatePem).publicKey.export({ type: 'spki', format: 'pem' }),
+    pem: encryption.certificatePem,
+    encryptionAlgorithm: encryption.encryptionAlgorithm ?? 'http://www.w3.org/2001/04/xmlenc#aes256-cbc',
+    keyEncryptionAlgorithm: encryption.keyEncryptionAlgorithm ?? 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
+    warnInsecureAlgorithm: false,
+  };
+  const encrypted = await new Promise<string>((resolve, reject) => {
+    xmlenc.encrypt(token, options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  return encryption.element === 'EncryptedAssertion'
+    ? `<saml:EncryptedAssertion xmlns:saml="${SAML2}">${encrypted}</saml:EncryptedAssertion>`
+    : encrypted;
+}
+
+/**
+ * A security token service's wresult whose signed assertion of `input` is encrypted for a relying party: SAML 2.0
+ * as an EncryptedAssertion, SAML 1.1 as an EncryptedData, unless `encryption.element` says otherwise.
+ */
+export async function wsfedEncryptedResult(
+  input: WsFedTokenInput,
+  encryption: WsFedEncryption,
+  options: { collection?: boolean } = {},
+  now = new Date(),
+): Promise<string> {
+  const element = encryption.element ?? (input.format === 'saml2' ? 'EncryptedAssertion' : 'EncryptedData');
+  const token = await wsfedEncrypt(wsfedAssertion(input, now), { ...encryption, element });
+  const tokenType = input.format === 'saml2' ? SAML2 : SAML11;
+  return wsfedWrap(token, { realm: input.audience ?? '', tokenType, ...options });
 }

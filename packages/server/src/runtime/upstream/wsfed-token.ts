@@ -11,10 +11,27 @@ export type WsFedIdentity = FederatedIdentity;
 
 const invalid = (description: string) => new UpstreamError('invalid_response', description);
 
-/** The one assertion of the sign-in response: wst:RequestSecurityTokenResponse(Collection)/RequestedSecurityToken. */
-function tokenOf(doc: Document): { assertion: Element; version: AssertionClaims['version'] } {
+/** How many SAML 2.0 and SAML 1.1 assertions the document holds, wherever they are. */
+export function assertionCount(doc: Document): number {
+  return [ns.saml2, ns.saml11].reduce((n, s) => n + doc.getElementsByTagNameNS(s, 'Assertion').length, 0);
+}
+
+/** Parses the posted wresult (no DTD): UpstreamError `invalid_response` when it is refused. */
+export function parseWresult(wresult: string): Document {
+  try {
+    return parseUntrustedXml(wresult);
+  } catch (error) {
+    throw invalid(`wresult is refused: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The one token of the sign-in response: the element of wst:RequestSecurityTokenResponse(Collection)/
+ * RequestedSecurityToken, whatever it is.
+ */
+export function requestedToken(doc: Document): Element {
   // Against signature wrapping: the signed assertion is the only one the document holds, wherever it is.
-  const count = [ns.saml2, ns.saml11].reduce((n, s) => n + doc.getElementsByTagNameNS(s, 'Assertion').length, 0);
+  const count = assertionCount(doc);
   if (count > 1) throw invalid(`wresult holds ${count} assertions, not one`);
   const root = doc.documentElement;
   const trust = [ns.trust13, ns.trust2005].find((n) => n === root.namespaceURI);
@@ -29,8 +46,14 @@ function tokenOf(doc: Document): { assertion: Element; version: AssertionClaims[
   const requested = childElements(responses[0], trust, 'RequestedSecurityToken');
   if (requested.length !== 1) throw invalid('the response does not hold exactly one RequestedSecurityToken');
   const [token, ...more] = elementsOf(requested[0]);
-  const version = token?.namespaceURI === ns.saml2 ? '2.0' : token?.namespaceURI === ns.saml11 ? '1.1' : undefined;
-  if (!token || more.length > 0 || token.localName !== 'Assertion' || !version) {
+  if (!token || more.length > 0) throw invalid('the response does not hold exactly one requested security token');
+  return token;
+}
+
+/** The token as a SAML 2.0 or SAML 1.1 assertion. */
+function assertionOf(token: Element): { assertion: Element; version: AssertionClaims['version'] } {
+  const version = token.namespaceURI === ns.saml2 ? '2.0' : token.namespaceURI === ns.saml11 ? '1.1' : undefined;
+  if (token.localName !== 'Assertion' || !version) {
     throw invalid('the requested security token is not a SAML 2.0 or SAML 1.1 assertion');
   }
   return { assertion: token, version };
@@ -100,27 +123,21 @@ function emailOf(claims: AssertionClaims): string | undefined {
 }
 
 /**
- * Verifies the `wresult` of a WS-Federation sign-in response (wa=wsignin1.0): a RequestSecurityTokenResponse (alone
- * or in a collection, WS-Trust 1.3 or 2005/02) whose RequestedSecurityToken is one SAML 2.0 or SAML 1.1 assertion,
- * signed by one of the connection's certificates, issued by the connection's entity id, for this service's realm
- * (every audience restriction names it), delivered to its reply address (SAML 2.0 Recipient, when set), and valid
- * now within the allowed clock skew. No DTD is accepted. Whether the assertion was used before is the caller's to
- * check. Throws UpstreamError `invalid_response`.
+ * Verifies a token of a WS-Federation sign-in response, in `xml` (the document it is part of, as received): one SAML
+ * 2.0 or SAML 1.1 assertion, signed by one of the connection's certificates, issued by the connection's entity id,
+ * for this service's realm (every audience restriction names it), delivered to its reply address (SAML 2.0
+ * Recipient, when set), and valid now within the allowed clock skew. Whether the assertion was used before is the
+ * caller's to check. Throws UpstreamError `invalid_response`.
  */
-export function readWsFedResult(
+export function verifiedIdentity(
   sts: Pick<WsFedTokenService, 'entityId' | 'certificates'>,
   rp: WsFedRelyingParty,
-  wresult: string,
-  now = Date.now(),
+  xml: string,
+  token: Element,
+  now: number,
 ): WsFedIdentity {
-  let doc: Document;
-  try {
-    doc = parseUntrustedXml(wresult);
-  } catch (error) {
-    throw invalid(`wresult is refused: ${(error as Error).message}`);
-  }
-  const { assertion, version } = tokenOf(doc);
-  const signed = signedAssertion(wresult, assertion, version, sts.certificates);
+  const { assertion, version } = assertionOf(token);
+  const signed = signedAssertion(xml, assertion, version, sts.certificates);
   const claims = version === '2.0' ? saml2Claims(signed) : saml11Claims(signed);
   const assertionId = claims.id ?? '';
   if (assertionId.length > runtimeDefaults.maxSamlAssertionIdLength) {
@@ -145,4 +162,18 @@ export function readWsFedResult(
     assertionId,
     notOnOrAfter,
   };
+}
+
+/**
+ * Verifies the `wresult` of a WS-Federation sign-in response (wa=wsignin1.0) whose token is not encrypted: a
+ * RequestSecurityTokenResponse (alone or in a collection, WS-Trust 1.3 or 2005/02) whose RequestedSecurityToken is
+ * one assertion, verified as `verifiedIdentity` says. No DTD is accepted. Throws UpstreamError `invalid_response`.
+ */
+export function readWsFedResult(
+  sts: Pick<WsFedTokenService, 'entityId' | 'certificates'>,
+  rp: WsFedRelyingParty,
+  wresult: string,
+  now = Date.now(),
+): WsFedIdentity {
+  return verifiedIdentity(sts, rp, wresult, requestedToken(parseWresult(wresult)), now);
 }

@@ -1,12 +1,18 @@
 import { DOMParser } from '@xmldom/xmldom';
 
-/** Namespaces of the WS-Federation sign-in response and the tokens it carries. */
+/** Namespaces of the WS-Federation sign-in response, the tokens it carries, and this service's metadata. */
 export const ns = {
   trust2005: 'http://schemas.xmlsoap.org/ws/2005/02/trust',
   trust13: 'http://docs.oasis-open.org/ws-sx/ws-trust/200512',
   saml2: 'urn:oasis:names:tc:SAML:2.0:assertion',
   saml11: 'urn:oasis:names:tc:SAML:1.0:assertion',
   dsig: 'http://www.w3.org/2000/09/xmldsig#',
+  xenc: 'http://www.w3.org/2001/04/xmlenc#',
+  /** SAML 2.0 metadata, WS-Federation 1.2 and WS-Addressing: this service's federation metadata. */
+  md: 'urn:oasis:names:tc:SAML:2.0:metadata',
+  fed: 'http://docs.oasis-open.org/wsfed/federation/200706',
+  wsa: 'http://www.w3.org/2005/08/addressing',
+  xsi: 'http://www.w3.org/2001/XMLSchema-instance',
 } as const;
 
 const ELEMENT_NODE = 1;
