@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as oidc from 'openid-client';
 import postgres from 'postgres';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { AppContext } from '../../packages/server/dist/context.js';
 import { createApp, createContext } from '../../packages/server/dist/index.js';
 import { runtimeFastPath } from '../../packages/server/dist/runtime/routes.js';
@@ -212,6 +212,28 @@ export async function rpConfig(
 /** The log records of an event id (4110, 4111). */
 export function events(server: RuntimeServer, eventId: number): Record<string, unknown>[] {
   return server.logs.filter((r) => r.eventId === eventId);
+}
+
+/**
+ * Asserts an upstream provider's answer was refused as invalid: access_denied (with the request's state `no`) back
+ * at the client, and exactly one event 4111 (`logged`: those since the sign-in started) for the connection, its
+ * description matching.
+ */
+export function expectInvalidUpstreamAnswer(
+  server: RuntimeServer,
+  refusal: { left: URL | undefined; logged: Record<string, unknown>[]; connection: string },
+  description: string | RegExp,
+): void {
+  expect(Object.fromEntries(refusal.left?.searchParams ?? [])).toEqual({
+    error: 'access_denied',
+    error_description: 'the identity provider answered invalid_response',
+    state: 'no',
+    iss: server.issuer,
+  });
+  expect(refusal.logged).toEqual([
+    expect.objectContaining({ eventId: 4111, error: 'invalid_response', connection: refusal.connection }),
+  ]);
+  expect(String(refusal.logged[0].description)).toMatch(description);
 }
 
 export { testPassword };

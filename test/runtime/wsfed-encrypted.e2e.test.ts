@@ -15,7 +15,7 @@ import {
 } from '../../packages/server/src/test-support/wsfed-identity-provider.js';
 import { Agent } from './agent.js';
 import { keyDescriptors } from './saml-idp.js';
-import { createUser, events } from './support.js';
+import { createUser, events, expectInvalidUpstreamAnswer } from './support.js';
 import { EMAIL_FORMAT, redirectUri, stsEntityId, wsfedRelyingParty } from './wsfed-sts.js';
 
 const sts = wsfedRelyingParty();
@@ -144,17 +144,8 @@ describe('upstream WS-Federation sign-in: encrypted tokens that are refused', ()
   async function deniedWith4111(wresult: string, description: string | RegExp, agent = new Agent(rp.server.url)) {
     const before = events(rp.server, 4111).length;
     const outcome = await sts.post(agent, await sts.startSignIn(agent, { state: 'no' }), wresult);
-    expect(Object.fromEntries(outcome.left!.searchParams)).toEqual({
-      error: 'access_denied',
-      error_description: 'the identity provider answered invalid_response',
-      state: 'no',
-      iss: rp.server.issuer,
-    });
     const logged = events(rp.server, 4111).slice(before);
-    expect(logged).toEqual([
-      expect.objectContaining({ eventId: 4111, error: 'invalid_response', connection: the.name }),
-    ]);
-    expect(String(logged[0].description)).toMatch(description);
+    expectInvalidUpstreamAnswer(rp.server, { left: outcome.left, logged, connection: the.name }, description);
     expect(agent.cookies.has('idsvc_session')).toBe(false);
     expect(await sts.hasSession(agent)).toBe(false);
   }

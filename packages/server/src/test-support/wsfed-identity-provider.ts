@@ -5,6 +5,15 @@ import type { SamlSigner } from './saml-identity-provider.js';
 
 export { makeSamlSigner as makeWsFedSigner } from './saml-identity-provider.js';
 
+/** What the unit tests of the token checks take as this service (the relying party) and the token service. */
+export const testRelyingParty = {
+  realm: 'https://idsvc.example/runtime/wsfed',
+  replyUrl: 'https://idsvc.example/runtime/wsfed/reply.idp',
+};
+export const testTokenServiceId = 'http://sts.example/adfs/services/trust';
+export const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+export const EMAIL_CLAIM = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
+
 /** What a test security token service's assertion says. */
 export interface WsFedTokenInput {
   /** SAML 2.0, or SAML 1.1 (what AD FS issues for WS-Federation by default). */

@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SamlSigner } from '../../test-support/saml-identity-provider.js';
 import {
+  EMAIL_CLAIM,
+  EMAIL_FORMAT,
   makeWsFedSigner,
+  testRelyingParty,
+  testTokenServiceId,
   type WsFedTokenInput,
   wsfedAssertion,
   wsfedEncrypt,
@@ -12,10 +16,8 @@ import {
 import { UpstreamError } from './provider.js';
 import { verifyWsFedResult } from './wsfed-encrypted-token.js';
 
-const rp = { realm: 'https://idsvc.example/runtime/wsfed', replyUrl: 'https://idsvc.example/runtime/wsfed/reply.idp' };
-const entityId = 'http://sts.example/adfs/services/trust';
-const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
-const EMAIL_CLAIM = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
+const rp = testRelyingParty;
+const entityId = testTokenServiceId;
 /** The security token service's signing key, this service's credential, and a stranger's key. */
 let signer: SamlSigner;
 let service: SamlSigner;
