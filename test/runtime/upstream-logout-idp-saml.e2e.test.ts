@@ -6,21 +6,15 @@ import {
   samlLogoutRequestUrl,
 } from '../../packages/server/src/test-support/saml-identity-provider.js';
 import { Agent } from './agent.js';
-import {
-  authorizeUrl,
-  createSaml20Connection,
-  EMAIL_FORMAT,
-  HTTP_REDIRECT,
-  keyDescriptors,
-  uploadedSigner,
-} from './saml-idp.js';
+import { createSaml20Connection, EMAIL_FORMAT, HTTP_REDIRECT, keyDescriptors, uploadedSigner } from './saml-idp.js';
 import { type CreatedClient, createClient, events, runtimeServerPerFile, unique } from './support.js';
 import {
   expectEnded,
+  expectSessionsAlive,
+  promptNone,
   redirectMessage,
   samlSignedIn,
   sessionIdOf,
-  sessionRow,
   sloUrl,
 } from './upstream-logout-support.js';
 
@@ -92,17 +86,10 @@ const logoutRequest = (person: SignedIn, input: Partial<SamlLogoutRequestInput> 
     ...input,
   });
 
-/** What an authorization request with prompt=none gets in the browser: a code, or the error. */
-async function promptNone(agent: Agent) {
-  const outcome = await agent.navigate(authorizeUrl(rp.server, client, { prompt: 'none', state: 'probe' }));
-  return outcome.left?.searchParams.get('error') ?? (outcome.left?.searchParams.has('code') ? 'code' : 'none');
-}
-
 /** Asserts the session is still live: its row not ended, the cookie kept, prompt=none answered with a code. */
 async function expectAlive(person: SignedIn) {
-  expect((await sessionRow(rp.server, person.sessionId)).endedAt).toBeNull();
   expect(sessionIdOf(person.agent)).toBe(person.sessionId);
-  expect(await promptNone(person.agent)).toBe('code');
+  await expectSessionsAlive(rp.server, client, [person]);
 }
 
 /** Asserts the browser was sent to the provider with a signed Success LogoutResponse to the request. */
@@ -135,7 +122,7 @@ describe('single logout started by the SAML 2.0 identity provider (HTTP-Redirect
     const outcome = await person.agent.navigate(sent.url);
     expectSuccessAnswer(outcome.left, sent.id, 'idp state: a/b+c');
     await expectEnded(rp.server, person.agent, person.sessionId);
-    expect(await promptNone(person.agent)).toBe('login_required');
+    expect(await promptNone(rp.server, client, person.agent)).toBe('login_required');
     expect(events(rp.server, 4111).slice(before)).toEqual([]);
   });
 

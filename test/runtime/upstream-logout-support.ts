@@ -162,3 +162,27 @@ export async function expectSessionsEnded(server: RuntimeServer, client: Created
     expect(await promptNone(server, client, agent)).toBe('login_required');
   }
 }
+
+/**
+ * Asserts the logout finished on the signed-out page saying the provider's sign-out is unconfirmed, with one event
+ * 4111 (`logged`: those since the answer came) for the connection; a description ending in a space ends in the
+ * request's ID.
+ */
+export function expectUnconfirmedSignOut(
+  page: { status: number; html: string },
+  logged: Record<string, unknown>[],
+  expected: { connection: string; description: string; requestId: string },
+): void {
+  expect(page.status).toBe(200);
+  expect(page.html).toContain(SIGNED_OUT);
+  expect(page.html).toContain(UNCONFIRMED);
+  const { description, requestId } = expected;
+  expect(logged).toEqual([
+    expect.objectContaining({
+      eventId: 4111,
+      error: 'invalid_response',
+      description: description.endsWith(' ') ? `${description}${requestId}` : description,
+      connection: expected.connection,
+    }),
+  ]);
+}
