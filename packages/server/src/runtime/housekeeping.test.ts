@@ -18,7 +18,6 @@ import {
   usedSamlAssertions,
 } from '../db/schema/index.js';
 import { createLogger } from '../http/logger.js';
-import { rowsOf } from '../queries/bulk.js';
 import { deleteExpiredBatch, type ExpiredRowKind, HOUSEKEEPING_LOCK } from '../queries/expired-rows.js';
 import { createTestContext, type TestContext } from '../test-support/context.js';
 import { createTestUser } from '../test-support/fixtures.js';
@@ -338,34 +337,7 @@ if (!onPostgres) {
   console.log(
     'SKIP housekeeping lock tests: the embedded database belongs to one process and needs no lock; set DATABASE_URL to run them',
   );
-} else {
-  console.log("SKIP the embedded database's vacuum test: PostgreSQL's autovacuum reclaims space on its own schedule");
 }
-
-describe.skipIf(onPostgres)('the embedded database after housekeeping', () => {
-  const tableSize = async () => {
-    const [row] = await rowsOf<{ bytes: string }>(
-      await ctx.db.execute(sql`select pg_relation_size('revoked_access_tokens') as bytes`),
-    );
-    return Number(row.bytes);
-  };
-  const insertTokens = (run: string, expiresAt: Date) =>
-    ctx.db
-      .insert(revokedAccessTokens)
-      .values(Array.from({ length: 4000 }, (_, i) => ({ jti: `${run}-${i}`, expiresAt })));
-
-  it('is vacuumed, so that new rows take the space of the removed ones instead of growing the table', async () => {
-    const run = randomUUID().slice(0, 8);
-    await insertTokens(`${run}-old`, from(-settings.grace.revokedAccessTokens - day));
-    const before = await tableSize();
-
-    expect((await removeExpiredRows(ctx)).removed.revokedAccessTokens).toBe(4000);
-    await insertTokens(`${run}-new`, from(3600));
-
-    expect(await tableSize()).toBe(before);
-    expect((await remaining(run)).revokedAccessTokens).toHaveLength(4000);
-  });
-});
 
 describe.skipIf(!onPostgres)('one instance at a time (PostgreSQL)', () => {
   async function insertBacklog(run: string, count: number): Promise<void> {
