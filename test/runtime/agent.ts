@@ -19,7 +19,8 @@ export interface Form {
 /** Where a navigation ended: a page of the server, or a redirect leaving its origin (the client's address). */
 export type Outcome = { page: Page; left?: undefined } | { left: URL; page?: undefined };
 
-const decode = (value: string) =>
+/** The text of an HTML attribute value or text as the browser reads it. */
+export const decode = (value: string) =>
   value
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")

@@ -1,14 +1,10 @@
-import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiBase } from '../helpers/api.js';
 import { type Mailbox, startMailbox } from '../helpers/mailbox.js';
+import { hasChromium, launch, noteWhenChromiumAbsent, step } from './chromium.js';
 import {
   type CreatedClient,
   createClient,
@@ -18,11 +14,7 @@ import {
   testPassword,
 } from './support.js';
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(chromiumPath);
-if (!hasChromium) console.log(`SKIP browser tests: ${chromiumPath} is absent (apt-get install -y chromium)`);
-
-const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
+noteWhenChromiumAbsent('browser tests');
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 const newPassword = 'Br0wser-Chosen-Passw0rd!';
 
@@ -34,47 +26,6 @@ async function startRelyingParty(): Promise<{ url: string; server: Server }> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** A fresh headless Chromium profile (Debian's chromium, never a downloaded one). */
-async function launch(
-  options: { javaScriptEnabled?: boolean } = {},
-): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idsvc-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Runs a browser step; on failure saves a screenshot under test/artifacts/ and fails with the original error. */
-async function step<T>(page: Page, name: string, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (error) {
-    fs.mkdirSync(artifacts, { recursive: true });
-    const file = path.join(artifacts, `${name.replace(/\W+/g, '-')}-${Date.now()}.png`);
-    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-    throw new Error(`${name} failed (screenshot: ${file}): ${(error as Error).message}`, { cause: error });
-  }
 }
 
 describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {

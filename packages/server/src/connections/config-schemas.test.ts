@@ -41,6 +41,7 @@ describe('parseConfiguration', () => {
       useNameIdAsSub: false,
       consentRequired: false,
       enableSessionStatusChangeNotification: false,
+      frontchannelLogoutSessionRequired: true,
       restApiRole: null,
     });
   });
@@ -123,6 +124,33 @@ describe('parseConfiguration', () => {
       enableSessionStatusChangeNotification: true,
       backchannelLogoutUri: 'https://app.example/logout',
     });
+  });
+
+  it('refuses a frontchannelLogoutUri off the redirect URIs origins or on plain http, naming the field', () => {
+    const frontchannel = (uri: string, redirectUri: string) =>
+      rejection(() =>
+        parseConfiguration('OAuth20', { clientId: 'a', redirectUris: [redirectUri], frontchannelLogoutUri: uri }),
+      );
+    expect(frontchannel('https://evil.example/fc', 'https://app.example/cb')).toEqual({
+      status: 400,
+      details: [
+        {
+          field: 'configuration.frontchannelLogoutUri',
+          message: 'must have the scheme, host and port of one of the redirectUris',
+        },
+      ],
+    });
+    const plainHttp = 'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)';
+    expect(frontchannel('http://app.example/fc', 'http://app.example/cb').details).toEqual([
+      { field: 'configuration.redirectUris.0', message: plainHttp },
+      { field: 'configuration.frontchannelLogoutUri', message: plainHttp },
+    ]);
+    const config = {
+      clientId: 'a',
+      redirectUris: ['https://app.example/cb'],
+      frontchannelLogoutUri: 'https://app.example/fc',
+    };
+    expect(parseConfiguration('OAuth20', config)).toMatchObject({ ...config, frontchannelLogoutSessionRequired: true });
   });
 
   it('refuses a redirect URI with a fragment and a CORS origin with a path', () => {

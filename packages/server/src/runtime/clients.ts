@@ -31,6 +31,10 @@ export const ClientConfiguration = z.looseObject({
   refreshTokenLifetime: lifetime(runtimeDefaults.client.refreshTokenLifetime),
   /** Longest life of a chain of rotated refresh tokens. */
   refreshTokenAbsoluteLifetime: lifetime(runtimeDefaults.client.refreshTokenAbsoluteLifetime),
+  /** Front-channel logout (OpenID Connect Front-Channel Logout 1.0): the address loaded at a browser logout. */
+  frontchannelLogoutUri: z.string().optional().catch(undefined),
+  /** The front-channel logout address gets `iss` and `sid`; true unless the configuration says false. */
+  frontchannelLogoutSessionRequired: z.boolean().catch(true),
   restApiRole: z
     .union([z.string(), z.array(z.string())])
     .optional()

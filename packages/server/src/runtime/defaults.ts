@@ -27,6 +27,12 @@ export const runtimeDefaults = {
   logoutTokenLifetime: 2 * 60,
   backchannelLogoutTimeout: 5,
   /**
+   * Front-channel logout (OpenID Connect Front-Channel Logout 1.0): how long the page that loads the clients'
+   * `frontchannelLogoutUri` in hidden iframes stays before it goes on (meta refresh) to the post-logout address or the
+   * upstream provider's answer; time for the frames to load, the page works without JavaScript.
+   */
+  frontchannelLogoutDelay: 2,
+  /**
    * Back-channel logout from an upstream OpenID Connect provider: the oldest logout token accepted, by its `iat`
    * (beside the clock allowance). Its `jti` is kept as long as the token could be accepted, so one token ends
    * sessions once.

@@ -63,6 +63,10 @@ export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<stri
     // OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens carry `sid`, which ID tokens carry too.
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    // OpenID Connect Front-Channel Logout 1.0 §3: the clients' addresses get `iss` and `sid`, the `sid` of ID tokens
+    // (unless a client sets frontchannelLogoutSessionRequired to false).
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
   };
 }
 

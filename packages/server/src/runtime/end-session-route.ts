@@ -9,6 +9,7 @@ import { findClient, type OAuthClient } from './clients.js';
 import { CSRF_FIELD, csrfToken, csrfValid } from './csrf.js';
 import { runtimePaths } from './defaults.js';
 import { readForm } from './form.js';
+import { type FrontchannelLogout, frontchannelLogoutOf } from './frontchannel-logout.js';
 import { LogoutConfirmPage } from './pages/logout.js';
 import { sendPage, textsFor } from './pages/render.js';
 import { type BrowserSession, currentSession, endSession } from './session.js';
@@ -36,9 +37,10 @@ interface LogoutRequest {
  * request (`id_token_hint`, `client_id`, `post_logout_redirect_uri`, `state`), check the hint was issued by this
  * service to the client, check the return address is registered for the client (else an error page, never a
  * redirect), then sign out: at once when the hint names the signed-in session, after a CSRF-protected confirmation
- * otherwise. Ends with a redirect to the return address (with `state`) or the signed-out page. A session started
- * through an upstream provider is ended here first, then the browser signs out at the provider, which sends it back
- * to that same end (upstream/upstream-logout.ts).
+ * otherwise. Ends with a redirect to the return address (with `state`) or the signed-out page; when clients of the
+ * ended session take front-channel logout, the browser loads their addresses first (frontchannel-logout.ts). A session
+ * started through an upstream provider is ended here first, then the browser signs out at the provider, which sends it
+ * back to that same end (upstream/upstream-logout.ts).
  */
 export function endSessionRoute(ctx: AppContext): Hono {
   const app = new Hono();
@@ -54,6 +56,7 @@ export function endSessionRoute(ctx: AppContext): Hono {
     }
     const session = await currentSession(ctx, c);
     let upstream: UpstreamSignIn | undefined;
+    let frontchannel: FrontchannelLogout | undefined;
     if (session) {
       const confirmed = c.req.method === 'POST' && params.get('logout') === 'yes';
       if (confirmed) {
@@ -70,13 +73,14 @@ export function endSessionRoute(ctx: AppContext): Hono {
         return confirmPage(ctx, c, request, session);
       }
       upstream = await sessionUpstream(ctx, session.id);
-      await endSession(ctx, c);
+      frontchannel = await frontchannelLogoutOf(ctx, await endSession(ctx, c));
     }
     const status = c.req.method === 'GET' ? 302 : 303;
     const finish: LogoutFinish = {
       returnTo: request.returnTo,
       state: params.get('state') ?? undefined,
       uiLocales: params.get('ui_locales') ?? undefined,
+      frontchannel,
     };
     const next = upstream ? await upstreamLogout(ctx, c, upstream, finish) : undefined;
     if (next?.redirect) {

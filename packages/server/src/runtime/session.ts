@@ -133,11 +133,13 @@ export async function endSessionRow(db: DbOrTx, id: string): Promise<EndedSessio
 
 /**
  * Ends the session of the request, removes the cookie, and tells the clients the session signed in to
- * (back-channel logout, without waiting for them).
+ * (back-channel logout, without waiting for them). Returns the session when this call ended it (for front-channel
+ * logout in the browser).
  */
-export async function endSession(ctx: BackchannelContext, c: Context): Promise<void> {
+export async function endSession(ctx: BackchannelContext, c: Context): Promise<EndedSession | undefined> {
   const id = sessionIdOf(c);
   const ended = id ? await endSessionRow(ctx.db, id) : undefined;
   deleteCookie(c, runtimeDefaults.sessionCookie, { path: '/runtime' });
   notifySessionsEnded(ctx, [ended]);
+  return ended;
 }

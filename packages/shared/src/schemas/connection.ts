@@ -143,8 +143,11 @@ const Origin = Uri.refine(
   { message: 'must be an origin such as https://app.example.com (no path, no trailing slash)' },
 );
 
-/** OpenID Connect Back-Channel Logout 1.0 §2.2: an absolute http or https URI without a fragment. */
-const BackchannelLogoutUri = Uri.refine(
+/**
+ * OpenID Connect Back-Channel Logout 1.0 §2.2 and Front-Channel Logout 1.0 §2: an absolute http or https URI without
+ * a fragment.
+ */
+const LogoutUri = Uri.refine(
   (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && !value.includes('#'),
   { message: 'must be an absolute http or https URI without a fragment' },
 );
@@ -176,7 +179,15 @@ export const OAuth20ConfigurationFields = z.object({
   /** Back-channel logout: a logout token is posted to `backchannelLogoutUri` when a session the client is in ends. */
   enableSessionStatusChangeNotification: z.boolean().default(false),
   /** Where logout tokens are posted (OpenID Connect Back-Channel Logout 1.0); needed by the notification. */
-  backchannelLogoutUri: BackchannelLogoutUri.optional(),
+  backchannelLogoutUri: LogoutUri.optional(),
+  /**
+   * Front-channel logout (OpenID Connect Front-Channel Logout 1.0): the address the browser loads in a hidden iframe
+   * when a browser logout ends a session the client is in. Its scheme, host and port are those of one of the
+   * `redirectUris`.
+   */
+  frontchannelLogoutUri: LogoutUri.optional(),
+  /** The front-channel logout address gets `iss` and `sid` (the `sid` of the client's ID tokens) in its query. */
+  frontchannelLogoutSessionRequired: z.boolean().default(true),
   restApiRole: z.enum(roles).nullable().default(null),
 });
 
@@ -185,8 +196,9 @@ type OAuth20Fields = z.infer<typeof OAuth20ConfigurationFields>;
 /**
  * The rules across fields: with an HMAC `signingAlgorithm` the client secret is the key and its length must
  * match the algorithm (`hmacKeyBytes`); `enableSessionStatusChangeNotification` needs a `backchannelLogoutUri`;
- * plain-http redirect and back-channel logout URIs need `allowPlainHttpRedirectUri` unless they point at the
- * loopback interface (RFC 8252 §7.3).
+ * `frontchannelLogoutUri` has the scheme, host and port of one of the `redirectUris` (Front-Channel Logout 1.0 §2);
+ * plain-http redirect and logout URIs need `allowPlainHttpRedirectUri` unless they point at the loopback interface
+ * (RFC 8252 §7.3).
  */
 export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.RefinementCtx): void {
   const alg = config.signingAlgorithm;
@@ -207,6 +219,14 @@ export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.Refineme
       message: 'is required when enableSessionStatusChangeNotification is true (logout tokens are posted there)',
     });
   }
+  const frontchannel = config.frontchannelLogoutUri;
+  if (frontchannel !== undefined && !sharesRedirectOrigin(frontchannel, config)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['frontchannelLogoutUri'],
+      message: 'must have the scheme, host and port of one of the redirectUris',
+    });
+  }
   if (config.allowPlainHttpRedirectUri) return;
   const plainHttp = (path: (string | number)[]) =>
     ctx.addIssue({
@@ -222,6 +242,19 @@ export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.Refineme
   if (config.backchannelLogoutUri !== undefined && isPlainHttpOffLoopback(config.backchannelLogoutUri)) {
     plainHttp(['backchannelLogoutUri']);
   }
+  if (config.frontchannelLogoutUri !== undefined && isPlainHttpOffLoopback(config.frontchannelLogoutUri)) {
+    plainHttp(['frontchannelLogoutUri']);
+  }
+}
+
+/**
+ * The http(s) address has the origin (scheme, host and port) of one of the redirect URIs; one that is no http(s)
+ * address at all is the field's own issue.
+ */
+function sharesRedirectOrigin(uri: string, config: Pick<OAuth20Fields, 'redirectUris'>): boolean {
+  if (!URL.canParse(uri) || !/^https?:$/.test(new URL(uri).protocol)) return true;
+  const origin = new URL(uri).origin;
+  return config.redirectUris.some((redirect) => URL.canParse(redirect) && new URL(redirect).origin === origin);
 }
 
 /** A plain-http address off the loopback interface (one that is no address at all is the field's own issue). */

@@ -70,6 +70,7 @@ describe('OAuth20Configuration', () => {
       useNameIdAsSub: false,
       consentRequired: false,
       enableSessionStatusChangeNotification: false,
+      frontchannelLogoutSessionRequired: true,
       restApiRole: null,
     });
   });
@@ -130,6 +131,56 @@ describe('OAuth20Configuration', () => {
     expect(parse('http://app.example/logout', true).success).toBe(true);
     expect(parse('http://127.0.0.1:8080/logout').success).toBe(true);
     expect(parse('http://[::1]:8080/logout').success).toBe(true);
+    expect(parse('http://localhost/logout').success).toBe(true);
+  });
+
+  it('takes a frontchannelLogoutUri on the scheme, host and port of one of the redirectUris', () => {
+    const redirectUris = ['com.example.app:/cb', 'https://app.example/cb', 'https://app.example:8443/cb'];
+    const parse = (uri: string, extra: Record<string, unknown> = {}) =>
+      OAuth20Configuration.safeParse({ clientId: 'a', redirectUris, frontchannelLogoutUri: uri, ...extra });
+    expect(parse('https://app.example/logout?x=1').data).toMatchObject({
+      frontchannelLogoutUri: 'https://app.example/logout?x=1',
+      frontchannelLogoutSessionRequired: true,
+    });
+    expect(parse('https://app.example:443/logout').success).toBe(true);
+    expect(parse('https://app.example:8443/fc', { frontchannelLogoutSessionRequired: false }).data).toMatchObject({
+      frontchannelLogoutSessionRequired: false,
+    });
+    const otherOrigin = [
+      expect.objectContaining({
+        path: ['frontchannelLogoutUri'],
+        message: 'must have the scheme, host and port of one of the redirectUris',
+      }),
+    ];
+    expect(parse('https://other.example/logout').error?.issues).toEqual(otherOrigin);
+    expect(parse('https://app.example:9443/logout').error?.issues).toEqual(otherOrigin);
+    expect(parse('http://127.0.0.1/logout').error?.issues).toEqual(otherOrigin);
+    expect(parse('https://app.example/logout', { redirectUris: [] }).error?.issues).toEqual(otherOrigin);
+    expect(parse('https://app.example/logout#x').error?.issues.map((i) => i.message)).toEqual([
+      'must be an absolute http or https URI without a fragment',
+    ]);
+    expect(parse('com.example.app:/logout').error?.issues.map((i) => i.message)).toEqual([
+      'must be an absolute http or https URI without a fragment',
+    ]);
+  });
+
+  it('allows a plain-http frontchannelLogoutUri on the loopback interface or with allowPlainHttpRedirectUri', () => {
+    const parse = (uri: string, allow = false) =>
+      OAuth20Configuration.safeParse({
+        clientId: 'a',
+        redirectUris: [new URL('/cb', uri).toString()],
+        frontchannelLogoutUri: uri,
+        allowPlainHttpRedirectUri: allow,
+      });
+    expect(parse('http://app.example/logout').error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [['redirectUris', 0], 'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)'],
+      [
+        ['frontchannelLogoutUri'],
+        'a plain http address needs allowPlainHttpRedirectUri (except on the loopback interface)',
+      ],
+    ]);
+    expect(parse('http://app.example/logout', true).success).toBe(true);
+    expect(parse('http://127.0.0.1:8080/logout').success).toBe(true);
     expect(parse('http://localhost/logout').success).toBe(true);
   });
 });

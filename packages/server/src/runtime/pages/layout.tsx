@@ -8,6 +8,8 @@ export interface LayoutProps {
   /** Custom contents (administrators' markup) shown above and below the page's own content. */
   header?: string | undefined;
   footer?: string | undefined;
+  /** Elements added to the head (a meta refresh). */
+  head?: Child;
   children?: Child;
 }
 
@@ -21,6 +23,7 @@ export function Layout(props: LayoutProps) {
         <meta name="robots" content="noindex" />
         <title>{props.title}</title>
         <link rel="stylesheet" href={runtimePaths.stylesheet} />
+        {props.head}
       </head>
       <body>
         <main class="box">

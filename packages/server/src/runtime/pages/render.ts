@@ -42,6 +42,11 @@ export interface PageOptions {
   formTargets?: readonly string[];
   /** The nonce of the one inline script allowed (form_post). */
   scriptNonce?: string;
+  /**
+   * Addresses the page's iframes load (the clients' front-channel logout addresses): their http(s) origins make the
+   * CSP's frame-src; none, no frame at all.
+   */
+  frameTargets?: readonly string[];
 }
 
 /** A fresh nonce for a page's inline script. */
@@ -51,8 +56,8 @@ export function scriptNonce(): string {
 
 /**
  * Sends a server-rendered page with its security headers: a strict Content-Security-Policy (no script except a
- * nonce'd one, forms only to this service and the client's redirect origin, framing only by system setup's iframe
- * origins), no caching, no sniffing, no referrer.
+ * nonce'd one, forms only to this service and the client's redirect origin, frames only of the origins of
+ * `frameTargets`, framing only by system setup's iframe origins), no caching, no sniffing, no referrer.
  */
 export async function sendPage(
   ctx: Pick<AppContext, 'db'>,
@@ -62,12 +67,14 @@ export async function sendPage(
 ): Promise<Response> {
   const { iframeDomains } = await runtimeSettings(ctx);
   const targets = [...new Set((options.formTargets ?? []).map(formTarget).filter((t) => t !== undefined))];
+  const frames = [...new Set((options.frameTargets ?? []).map(frameTarget).filter((t) => t !== undefined))];
   const csp = [
     "default-src 'none'",
     "style-src 'self'",
     "img-src 'self' data:",
     options.scriptNonce ? `script-src 'nonce-${options.scriptNonce}'` : "script-src 'none'",
     `form-action 'self'${targets.map((t) => ` ${t}`).join('')}`,
+    ...(frames.length > 0 ? [`frame-src ${frames.join(' ')}`] : []),
     `frame-ancestors ${iframeDomains.length > 0 ? iframeDomains.join(' ') : "'none'"}`,
     "base-uri 'none'",
   ].join('; ');
@@ -89,4 +96,11 @@ function formTarget(address: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The CSP source of an address a frame may load: its origin, http(s) only. */
+function frameTarget(address: string): string | undefined {
+  if (!URL.canParse(address)) return undefined;
+  const url = new URL(address);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
 }

@@ -38,6 +38,8 @@ const en = {
   'logout.upstreamUnconfirmed':
     'Signing out at the identity provider you signed in with could not be confirmed: you may still be signed in there.',
   'logout.continue': 'Continue',
+  'logout.signingOut': 'Signing you out of the applications you used. One moment…',
+  'logout.frame': 'Signing out of an application',
   'error.title': 'Something went wrong',
   'error.intro': 'The request cannot be completed.',
   'error.code': 'Error',
@@ -123,6 +125,8 @@ const nl: Record<TextKey, string> = {
   'logout.upstreamUnconfirmed':
     'Het afmelden bij de identiteitsprovider waarmee u zich aanmeldde kon niet worden bevestigd: mogelijk bent u daar nog aangemeld.',
   'logout.continue': 'Verder',
+  'logout.signingOut': 'U wordt afgemeld bij de toepassingen die u gebruikte. Een ogenblik…',
+  'logout.frame': 'Afmelden bij een toepassing',
   'error.title': 'Er ging iets mis',
   'error.intro': 'Het verzoek kan niet worden afgerond.',
   'error.code': 'Fout',

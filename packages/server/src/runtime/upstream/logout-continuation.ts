@@ -1,13 +1,19 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
+import type { FrontchannelLogout } from '../frontchannel-logout.js';
 import type { SentRequest } from './saml-provider.js';
 
-/** How a logout finishes here: at the client's registered post-logout address with its state, or the signed-out page. */
+/**
+ * How a logout finishes here: at the client's registered post-logout address with its state, or the signed-out page;
+ * first in the browser at the front-channel logout addresses of the ended session's clients, when they have any.
+ */
 export interface LogoutFinish {
   /** The post-logout address (checked as registered for the client); none: the signed-out page. */
   returnTo?: string | undefined;
   state?: string | undefined;
   uiLocales?: string | undefined;
+  /** The session that ended here and its clients that take front-channel logout. */
+  frontchannel?: FrontchannelLogout | undefined;
 }
 
 /**
@@ -37,6 +43,7 @@ export function newContinuation(
     ...(finish.returnTo ? { returnTo: finish.returnTo } : {}),
     ...(finish.state ? { state: finish.state } : {}),
     ...(finish.uiLocales ? { uiLocales: finish.uiLocales } : {}),
+    ...(finish.frontchannel ? { frontchannel: finish.frontchannel } : {}),
     expiresAt: now + runtimeDefaults.interactionLifetime * 1000,
   };
 }

@@ -2,10 +2,11 @@ import { createSign } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import type { Context } from 'hono';
 import type { AppContext } from '../../context.js';
+import { type FrontchannelLogout, frontchannelFrames, sendSigningOutPage } from '../frontchannel-logout.js';
 import { HTTP_POST_BINDING } from './saml-binding.js';
 import type { IdpLogoutRequest } from './saml-logout-request.js';
 import { logoutResponseXml } from './saml-logout-xml.js';
-import { type SamlPostForm, sendSamlPostForm } from './saml-post-form.js';
+import { keepPostForm, type SamlPostForm, sendSamlPostForm } from './saml-post-form.js';
 import { signEnveloped } from './saml-post-message.js';
 import type { SamlIdentityProvider, SamlServiceProvider } from './saml-provider.js';
 
@@ -63,16 +64,28 @@ export function logoutResponseForm(
 
 /**
  * Sends the LogoutResponse to the identity provider by the binding of its single logout service: a redirect
- * (HTTP-Redirect), or a page whose form posts it (HTTP-POST, the service has no HTTP-Redirect endpoint).
+ * (HTTP-Redirect), or a page whose form posts it (HTTP-POST, the service has no HTTP-Redirect endpoint). When the
+ * request ended a session here whose clients take front-channel logout (`frontchannel`), the browser loads their
+ * addresses first, on the signing-out page, which goes on to the redirect, or to the address here of the kept form
+ * that posts the response.
  */
-export function answerLogoutRequest(
+export async function answerLogoutRequest(
   ctx: AppContext,
   c: Context,
   idp: Answered & Pick<SamlIdentityProvider, 'sloBinding'>,
   sp: Answering,
   request: Pick<IdpLogoutRequest, 'id' | 'relayState'>,
-): Promise<Response> | Response {
-  if (idp.sloBinding === HTTP_POST_BINDING) return sendSamlPostForm(ctx, c, logoutResponseForm(idp, sp, request));
+  frontchannel?: FrontchannelLogout,
+): Promise<Response> {
+  const frames = await frontchannelFrames(ctx, frontchannel);
+  const post = idp.sloBinding === HTTP_POST_BINDING;
+  if (frames.length > 0) {
+    const next = post
+      ? await keepPostForm(ctx, logoutResponseForm(idp, sp, request))
+      : logoutResponseUrl(idp, sp, request);
+    return sendSigningOutPage(ctx, c, { frames, next });
+  }
+  if (post) return sendSamlPostForm(ctx, c, logoutResponseForm(idp, sp, request));
   c.header('Cache-Control', 'no-store');
   return c.redirect(logoutResponseUrl(idp, sp, request), 302);
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { errorPage } from '../authorize/error-page.js';
 import { PageError } from '../authorize/request.js';
 import { runtimeDefaults, runtimePaths } from '../defaults.js';
+import { frontchannelLogoutOf } from '../frontchannel-logout.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { currentSession, endSession } from '../session.js';
 import { readFederationForm } from './federation-form.js';
@@ -88,6 +89,7 @@ export async function verifiedLogoutRequest(ctx: AppContext, c: Context, sealed:
   }
   const session = await currentSession(ctx, c);
   const signIn = session ? await sessionUpstream(ctx, session.id) : undefined;
-  if (requestNamesSignIn(idp, kept.request, signIn)) await endSession(ctx, c);
-  return answerLogoutRequest(ctx, c, idp, await samlServiceProvider(ctx), kept.request);
+  const ended = requestNamesSignIn(idp, kept.request, signIn) ? await endSession(ctx, c) : undefined;
+  const frontchannel = await frontchannelLogoutOf(ctx, ended);
+  return answerLogoutRequest(ctx, c, idp, await samlServiceProvider(ctx), kept.request, frontchannel);
 }

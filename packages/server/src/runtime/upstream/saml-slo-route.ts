@@ -2,6 +2,7 @@ import { type Context, Hono } from 'hono';
 import type { AppContext } from '../../context.js';
 import { errorPage } from '../authorize/error-page.js';
 import { runtimePaths } from '../defaults.js';
+import { frontchannelLogoutOf } from '../frontchannel-logout.js';
 import { logUpstreamError } from '../oauth-log.js';
 import { currentSession, endSession } from '../session.js';
 import { logoutNotStartedHere } from './logout-return-route.js';
@@ -27,7 +28,8 @@ import { sessionUpstream } from './upstream-session.js';
  * in through that connection with the request's NameID (and one of its SessionIndex values, when it names any). Any
  * other session, or none, is left as it is and the answer is Success all the same: the person named is not signed in
  * here in this browser. The browser is sent back to the provider's single logout service with a signed
- * LogoutResponse by that service's binding (saml-logout-answer.ts).
+ * LogoutResponse by that service's binding (saml-logout-answer.ts), after loading the front-channel logout addresses
+ * of the ended session's clients, when they have any.
  *
  * `?send=<id>`: the page that posts a LogoutRequest of this service to a provider whose single logout service takes
  * HTTP-POST only (kept by saml-logout.ts when the logout here ended).
@@ -66,6 +68,6 @@ async function logoutRequested(ctx: AppContext, c: Context, url: URL): Promise<R
     return errorPage(ctx, c, logoutRequestRefused(), undefined);
   }
   const { idp, request } = verified;
-  if (requestNamesSignIn(idp, request, signIn)) await endSession(ctx, c);
-  return answerLogoutRequest(ctx, c, idp, sp, request);
+  const ended = requestNamesSignIn(idp, request, signIn) ? await endSession(ctx, c) : undefined;
+  return answerLogoutRequest(ctx, c, idp, sp, request, await frontchannelLogoutOf(ctx, ended));
 }
