@@ -73,7 +73,13 @@ describe('discovery', () => {
       end_session_endpoint: `${base}/runtime/openidconnect/logout.idp`,
       device_authorization_endpoint: `${base}/runtime/oauth2/deviceauthorization.idp`,
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      token_endpoint_auth_methods_supported: [
+        'client_secret_basic',
+        'client_secret_post',
+        'client_secret_jwt',
+        'private_key_jwt',
+        'none',
+      ],
     });
     expect(doc.response_types_supported).toEqual([
       'code',

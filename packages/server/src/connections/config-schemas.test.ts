@@ -34,6 +34,7 @@ describe('parseConfiguration', () => {
       allowedGrantTypes: ['authorization_code', 'refresh_token'],
       allowPlainHttpRedirectUri: false,
       requirePkce: false,
+      requirePushedAuthorizationRequests: false,
       allowedCorsOrigins: [],
       accessTokenLifetime: 3600,
       refreshTokenLifetime: 2_592_000,

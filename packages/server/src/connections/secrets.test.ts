@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../crypto/digest.js';
 import { SecretBox } from '../crypto/secret-box.js';
-import { generateClientSecret, hasSecret, noSecret, openSecret, storeSecret } from './secrets.js';
+import { generateClientSecret, hasSecret, keepsSecretSealed, noSecret, openSecret, storeSecret } from './secrets.js';
 
 const box = new SecretBox(randomBytes(32));
 
@@ -35,6 +35,19 @@ describe('storeSecret', () => {
     expect(stored.clientSecretEnc).toMatch(/^v1\./);
     expect(openSecret(box, stored)).toBe('s'.repeat(48));
     expect(hasSecret(stored)).toBe(true);
+  });
+
+  it('seals the secret of a client_secret_jwt client whatever its signing algorithm', () => {
+    const stored = storeSecret(box, 'c'.repeat(32), 'RS256', 'client_secret_jwt');
+    expect(stored.clientSecretHash).toBeNull();
+    expect(openSecret(box, stored)).toBe('c'.repeat(32));
+    expect(keepsSecretSealed('ES256', 'client_secret_jwt')).toBe(true);
+    expect(keepsSecretSealed('HS256', 'private_key_jwt')).toBe(true);
+    expect(keepsSecretSealed('RS256', 'client_secret_basic')).toBe(false);
+    expect(storeSecret(box, 'x', 'RS256', 'private_key_jwt')).toEqual({
+      clientSecretHash: sha256('x'),
+      clientSecretEnc: null,
+    });
   });
 
   it('cannot open a digest', () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { hmacKeyBytes, isHmacAlgorithm, type SigningAlgorithm } from '@idsvc/shared';
+import { hmacKeyBytes, isHmacAlgorithm, type SigningAlgorithm, type TokenEndpointAuthMethod } from '@idsvc/shared';
 import { randomSecret, sha256 } from '../crypto/digest.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 
-/** How a client secret is kept: a SHA-256 digest, or sealed for clients that sign with it (HMAC). */
+/** How a client secret is kept: a SHA-256 digest, or sealed for clients that sign or verify with it (HMAC). */
 export interface StoredSecret {
   clientSecretHash: string | null;
   clientSecretEnc: string | null;
@@ -24,11 +24,24 @@ export function generateClientSecret(algorithm: SigningAlgorithm = 'RS256'): str
 }
 
 /**
- * The stored form of a secret, as the runtime verifies it (runtime/clients.ts): the hex SHA-256 digest, or, for
- * an HMAC-signing client, the secret sealed with the server's key (the server signs tokens with it).
+ * Whether a client's secret must be kept sealed: the server signs the client's tokens with it (an HMAC
+ * `signingAlgorithm`), or verifies the client's client_secret_jwt assertions with it. A digest serves neither.
  */
-export function storeSecret(box: SecretBox, secret: string, algorithm: SigningAlgorithm): StoredSecret {
-  return isHmacAlgorithm(algorithm)
+export function keepsSecretSealed(algorithm: SigningAlgorithm, authMethod?: TokenEndpointAuthMethod): boolean {
+  return isHmacAlgorithm(algorithm) || authMethod === 'client_secret_jwt';
+}
+
+/**
+ * The stored form of a secret, as the runtime verifies it (runtime/clients.ts): the hex SHA-256 digest, or the
+ * secret sealed with the server's key for a client that `keepsSecretSealed`.
+ */
+export function storeSecret(
+  box: SecretBox,
+  secret: string,
+  algorithm: SigningAlgorithm,
+  authMethod?: TokenEndpointAuthMethod,
+): StoredSecret {
+  return keepsSecretSealed(algorithm, authMethod)
     ? { clientSecretHash: null, clientSecretEnc: box.seal(secret) }
     : { clientSecretHash: sha256(secret), clientSecretEnc: null };
 }

@@ -8,6 +8,7 @@ import {
   authorizationCodes,
   deviceCodes,
   oneTimeCodes,
+  pushedAuthorizationRequests,
   refreshTokens,
   revokedAccessTokens,
   samlRelayStates,
@@ -30,6 +31,7 @@ export const expiredRowKinds = [
   'oneTimeCodes',
   'usedSamlAssertions',
   'samlRelayStates',
+  'pushedAuthorizationRequests',
   'revokedAccessTokens',
   'correlationErrors',
 ] as const;
@@ -64,6 +66,10 @@ const kinds: Record<ExpiredRowKind, { table: PgTable; expired: (seconds: number)
     expired: (seconds) => olderThan(usedSamlAssertions.expiresAt, seconds),
   },
   samlRelayStates: { table: samlRelayStates, expired: (seconds) => olderThan(samlRelayStates.expiresAt, seconds) },
+  pushedAuthorizationRequests: {
+    table: pushedAuthorizationRequests,
+    expired: (seconds) => olderThan(pushedAuthorizationRequests.expiresAt, seconds),
+  },
   revokedAccessTokens: {
     table: revokedAccessTokens,
     expired: (seconds) => olderThan(revokedAccessTokens.expiresAt, seconds),

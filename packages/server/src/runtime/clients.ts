@@ -1,11 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
+import { tokenEndpointAuthMethods } from '@idsvc/shared';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { isHmacAlgorithm } from '../auth/jwt.js';
+import type { AppContext } from '../context.js';
 import { sha256Bytes } from '../crypto/digest.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { DbOrTx } from '../db/client.js';
 import { connections } from '../db/schema/index.js';
+import { hasClientAssertion, readClientAssertion, verifyClientAssertion } from './client-assertion.js';
 import { runtimeDefaults } from './defaults.js';
 import { InvalidClient, InvalidRequest, UnauthorizedClient } from './oauth-errors.js';
 
@@ -39,6 +42,14 @@ export const ClientConfiguration = z.looseObject({
     .union([z.string(), z.array(z.string())])
     .optional()
     .catch(undefined),
+  /** The one client authentication method accepted; absent: any the client has the material for. */
+  tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).optional().catch(undefined),
+  /** The client's public keys (JWK Set) or their address, for private_key_jwt. */
+  jwks: z
+    .object({ keys: z.array(z.record(z.string(), z.unknown())) })
+    .optional()
+    .catch(undefined),
+  jwksUri: z.string().optional().catch(undefined),
 });
 export type ClientConfiguration = z.infer<typeof ClientConfiguration>;
 
@@ -105,8 +116,13 @@ async function readClient(db: DbOrTx, clientId: string): Promise<OAuthClient | u
 export interface ClientCredentials {
   clientId: string;
   clientSecret?: string;
-  /** How the client presented itself: the Authorization header, form fields, or its id only. */
-  method: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** A JWT the client signed (RFC 7523 §2.2), not verified yet; its `sub` is `clientId`. */
+  assertion?: string;
+  /**
+   * How the client presented itself: the Authorization header, form fields, its id only, or a client assertion
+   * (private_key_jwt or client_secret_jwt, told apart by the assertion's `alg`).
+   */
+  method: 'client_secret_basic' | 'client_secret_post' | 'none' | 'client_assertion';
 }
 
 /** RFC 6749 §2.3.1: the basic header holds form-encoded `client_id:client_secret`. */
@@ -129,29 +145,50 @@ export function usesBasicAuth(authorization: string | undefined): boolean {
   return /^basic\s/i.test(authorization ?? '');
 }
 
-/** Reads the client's credentials from the basic header or the form; one method only. */
+/** Reads the client's credentials from the basic header, the form or a client assertion; one method only. */
 export function readClientCredentials(authorization: string | undefined, form: URLSearchParams): ClientCredentials {
   const formId = form.get('client_id') ?? undefined;
   const formSecret = form.get('client_secret') ?? undefined;
   if (usesBasicAuth(authorization)) {
     const basic = decodeBasic(authorization!);
-    if (formSecret !== undefined) throw new InvalidRequest('use one client authentication method, not two');
+    if (formSecret !== undefined || hasClientAssertion(form)) {
+      throw new InvalidRequest('use one client authentication method, not two');
+    }
     if (formId !== undefined && formId !== basic.clientId)
       throw new InvalidRequest('client_id differs from the header');
     return { ...basic, method: 'client_secret_basic' };
+  }
+  if (hasClientAssertion(form)) {
+    if (formSecret !== undefined) throw new InvalidRequest('use one client authentication method, not two');
+    return { ...readClientAssertion(form), method: 'client_assertion' };
   }
   if (!formId) throw new InvalidClient('client_id is required');
   if (formSecret !== undefined) return { clientId: formId, clientSecret: formSecret, method: 'client_secret_post' };
   return { clientId: formId, method: 'none' };
 }
 
-/** Finds the client and checks its secret (public clients have none). Throws InvalidClient. */
-export async function authenticateClient(
-  ctx: { db: DbOrTx; box: SecretBox },
-  credentials: ClientCredentials,
-): Promise<OAuthClient> {
+/** What client authentication needs of the application context. */
+export type ClientAuthContext = Pick<AppContext, 'db' | 'box' | 'baseUrl' | 'logger'>;
+
+/**
+ * Finds the client and checks its secret (public clients have none) or its assertion (`verifyClientAssertion`); a
+ * client with a `tokenEndpointAuthMethod` must have used that method. Throws InvalidClient.
+ */
+export async function authenticateClient(ctx: ClientAuthContext, credentials: ClientCredentials): Promise<OAuthClient> {
   const client = await findClient(ctx.db, credentials.clientId);
   if (!client) throw new InvalidClient('unknown client');
+  if (credentials.assertion !== undefined) {
+    await verifyClientAssertion(ctx, client, credentials.assertion, () => openedSecret(ctx.box, client));
+    return client;
+  }
+  const required = client.configuration.tokenEndpointAuthMethod;
+  if (required !== undefined && required !== credentials.method) {
+    throw new InvalidClient(
+      credentials.method === 'none'
+        ? `the client must authenticate with ${required}`
+        : `the client authenticates with ${required}, not ${credentials.method}`,
+    );
+  }
   if (client.configuration.publicClient) return client;
   if (credentials.clientSecret === undefined) throw new InvalidClient('the client must authenticate');
   if (!secretMatches(ctx.box, client, credentials.clientSecret))

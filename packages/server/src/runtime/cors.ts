@@ -9,6 +9,7 @@ const corsPaths = new Set<string>([
   runtimePaths.discovery,
   runtimePaths.jwks,
   runtimePaths.token,
+  runtimePaths.pushedAuthorization,
   runtimePaths.userinfo,
   runtimePaths.revocation,
   runtimePaths.introspection,

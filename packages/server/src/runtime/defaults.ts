@@ -21,6 +21,11 @@ export const runtimeDefaults = {
   /** Life of an ID token. */
   idTokenLifetime: 3600,
   /**
+   * Pushed authorization requests (RFC 9126): life of a `request_uri` (its `expires_in`). The client sends the
+   * browser to the authorization endpoint at once, and the request is used there once.
+   */
+  pushedAuthorizationRequestLifetime: 60,
+  /**
    * Back-channel logout (OpenID Connect Back-Channel Logout 1.0): life of a logout token (it is used at once), and
    * how long the post of one to a client's `backchannelLogoutUri` may take before it counts as failed.
    */
@@ -64,6 +69,14 @@ export const runtimeDefaults = {
   signingKeyCheckInterval: 60 * 60,
   /** Allowance for clocks that differ, added to a retired key's life. */
   clockSkew: 5 * 60,
+  /**
+   * Client authentication by JWT assertion (RFC 7523 §2.2: private_key_jwt and client_secret_jwt): the allowance for
+   * clocks that differ when an assertion's `exp`, `nbf` and `iat` are checked, and the longest life an assertion may
+   * have left (`exp` at most `maxLifetime` ahead). Its `jti` is kept until its `exp` plus the allowance, so an
+   * assertion is accepted once. A client's `jwksUri` is read as jose reads remote key sets: within 5 seconds, kept
+   * 10 minutes, read again for an unknown key at most every 30 seconds.
+   */
+  clientAssertion: { clockSkew: 60, maxLifetime: 5 * 60 },
   /** How long the in-memory copies of rarely changing settings are trusted (CORS origins, system setup, texts). */
   settingsCacheMs: 2_000,
   /** How long an OAuth client read from the database is trusted before it is read again. */
@@ -80,7 +93,10 @@ export const runtimeDefaults = {
    * and the WS-Federation reply address read (responses with many attributes are large).
    */
   maxSamlFormBytes: 512 * 1024,
-  /** Longest ID of a SAML assertion accepted, WS-Federation's too (the IDs of used assertions are kept, in an index). */
+  /**
+   * Longest ID of a SAML assertion accepted, WS-Federation's and a client assertion's `jti` too (the IDs of used
+   * assertions are kept, in an index).
+   */
   maxSamlAssertionIdLength: 256,
   /**
    * Life of the sealed result of a verified SAML response (or WS-Federation token), from the ACS (reply address) to
@@ -99,7 +115,8 @@ export const runtimeDefaults = {
    * session's `amr`); refresh tokens stay until they expire, rotated ones too (presenting a rotated token again
    * revokes its family); authorization codes stay a day (presenting a used one again revokes what it gave); a
    * revoked access token's record stays until the token has expired; a used SAML assertion's ID (or upstream logout
-   * token's jti) stays until it could no longer be accepted (its `expires_at` includes the clock skew). Correlation error records go
+   * token's jti) stays until it could no longer be accepted (its `expires_at` includes the clock skew); a pushed
+   * authorization request, used or not, is of no use once it has expired. Correlation error records go
    * `correlationErrorRetention` after they were recorded. On the embedded database, which has no autovacuum, each
    * run ends with a VACUUM so that the space of removed and updated rows is used again.
    */
@@ -115,6 +132,7 @@ export const runtimeDefaults = {
       oneTimeCodes: 15 * 60,
       usedSamlAssertions: 15 * 60,
       samlRelayStates: 15 * 60,
+      pushedAuthorizationRequests: 15 * 60,
       revokedAccessTokens: 60 * 60,
     },
     correlationErrorRetention: 30 * 24 * 60 * 60,
@@ -139,6 +157,8 @@ export const runtimePaths = {
   secondFactor: '/runtime/oauth2/otp.idp',
   changePassword: '/runtime/oauth2/changepassword.idp',
   token: '/runtime/oauth2/token.idp',
+  /** Pushed authorization requests (RFC 9126): a client posts its authorization request here first. */
+  pushedAuthorization: '/runtime/oauth2/par.idp',
   jwks: '/runtime/oauth2/jwks.idp',
   userinfo: '/runtime/openidconnect/userinfo.idp',
   revocation: '/runtime/oauth2/revoke.idp',

@@ -3,12 +3,15 @@ import type { AppContext } from '../context.js';
 import { issuerOf } from './access-token.js';
 import { responseTypes } from './authorize/request.js';
 import { scopeClaims } from './claims.js';
+import { clientSecretJwtAlgorithms, privateKeyJwtAlgorithms } from './client-assertion.js';
 import { DEFAULT_CLIENT_SCOPES } from './clients.js';
 import { runtimePaths } from './defaults.js';
 import { languages } from './pages/texts.js';
 
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
-const clientAuthMethods = ['client_secret_basic', 'client_secret_post'];
+const clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
+/** The algorithms of private_key_jwt and client_secret_jwt assertions. */
+const clientAuthAlgorithms = [...privateKeyJwtAlgorithms, ...clientSecretJwtAlgorithms];
 
 /** The discovery document (OpenID Connect Discovery 1.0): every address built from the base URL (spec). */
 export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<string, unknown> {
@@ -17,6 +20,7 @@ export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<stri
     issuer: issuerOf(ctx),
     authorization_endpoint: `${base}${runtimePaths.authorization}`,
     token_endpoint: `${base}${runtimePaths.token}`,
+    pushed_authorization_request_endpoint: `${base}${runtimePaths.pushedAuthorization}`,
     userinfo_endpoint: `${base}${runtimePaths.userinfo}`,
     jwks_uri: `${base}${runtimePaths.jwks}`,
     revocation_endpoint: `${base}${runtimePaths.revocation}`,
@@ -39,6 +43,9 @@ export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<stri
     token_endpoint_auth_methods_supported: [...clientAuthMethods, 'none'],
     revocation_endpoint_auth_methods_supported: [...clientAuthMethods, 'none'],
     introspection_endpoint_auth_methods_supported: clientAuthMethods,
+    token_endpoint_auth_signing_alg_values_supported: clientAuthAlgorithms,
+    revocation_endpoint_auth_signing_alg_values_supported: clientAuthAlgorithms,
+    introspection_endpoint_auth_signing_alg_values_supported: clientAuthAlgorithms,
     code_challenge_methods_supported: ['S256'],
     claims_supported: [
       'sub',
@@ -59,6 +66,8 @@ export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<stri
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
+    // RFC 9126 §5: pushing is optional here; a client may require it of itself (requirePushedAuthorizationRequests).
+    require_pushed_authorization_requests: false,
     authorization_response_iss_parameter_supported: true,
     // OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens carry `sid`, which ID tokens carry too.
     backchannel_logout_supported: true,

@@ -11,6 +11,7 @@ import {
   connections,
   deviceCodes,
   oneTimeCodes,
+  pushedAuthorizationRequests,
   refreshTokens,
   revokedAccessTokens,
   samlRelayStates,
@@ -70,6 +71,7 @@ const none: RemovedRows = {
   oneTimeCodes: 0,
   usedSamlAssertions: 0,
   samlRelayStates: 0,
+  pushedAuthorizationRequests: 0,
   revokedAccessTokens: 0,
   correlationErrors: 0,
 };
@@ -84,6 +86,7 @@ const labels: Record<ExpiredRowKind, [PgTable, PgColumn]> = {
   oneTimeCodes: [oneTimeCodes, oneTimeCodes.codeHash],
   usedSamlAssertions: [usedSamlAssertions, usedSamlAssertions.assertionId],
   samlRelayStates: [samlRelayStates, samlRelayStates.id],
+  pushedAuthorizationRequests: [pushedAuthorizationRequests, pushedAuthorizationRequests.requestUriHash],
   revokedAccessTokens: [revokedAccessTokens, revokedAccessTokens.jti],
   correlationErrors: [auditRecords, auditRecords.entityKey],
 };
@@ -199,6 +202,14 @@ async function insertRows(run: string): Promise<void> {
     .insert(samlRelayStates)
     .values(each((id, expiresAt) => ({ id, sealed: 'sealed', expiresAt }), grace.samlRelayStates));
   await ctx.db
+    .insert(pushedAuthorizationRequests)
+    .values(
+      each(
+        (requestUriHash, expiresAt) => ({ requestUriHash, clientId: 'client', params: [], expiresAt }),
+        grace.pushedAuthorizationRequests,
+      ),
+    );
+  await ctx.db
     .insert(revokedAccessTokens)
     .values(each((jti, expiresAt) => ({ jti, expiresAt }), grace.revokedAccessTokens));
   const record = (entityKey: string, at: Date, operation = 'error', entityType = 'request') => ({
@@ -238,6 +249,7 @@ describe('removal of expired rows', () => {
       oneTimeCodes: ['live', 'recent'],
       usedSamlAssertions: ['live', 'recent'],
       samlRelayStates: ['live', 'recent'],
+      pushedAuthorizationRequests: ['live', 'recent'],
       revokedAccessTokens: ['live', 'recent'],
       correlationErrors: ['not-an-error', 'recent'],
     });

@@ -7,6 +7,7 @@ import { authorizeRoute } from './authorize/authorize-route.js';
 import { changePasswordRoute } from './authorize/change-password-route.js';
 import { consentRoute } from './authorize/consent-route.js';
 import { loginRoute } from './authorize/login-route.js';
+import { pushedAuthorizationRoute } from './authorize/pushed-authorization-route.js';
 import { secondFactorRoute } from './authorize/second-factor-route.js';
 import { cors } from './cors.js';
 import { deviceAuthorizationRoute } from './device/device-authorization-route.js';
@@ -56,6 +57,7 @@ export function runtimeRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route('/', jwksRoute(ctx));
   app.route('/', tokenRoute(ctx, grants));
   app.route('/', authorizeRoute(ctx));
+  app.route('/', pushedAuthorizationRoute(ctx));
   app.route('/', loginRoute(ctx));
   app.route('/', consentRoute(ctx));
   app.route('/', secondFactorRoute(ctx));

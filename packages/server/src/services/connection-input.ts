@@ -6,6 +6,7 @@ import {
   type MetadataReference,
   type PluginType,
   type SigningAlgorithm,
+  type TokenEndpointAuthMethod,
 } from '@idsvc/shared';
 import {
   CertificateFormatError,
@@ -19,7 +20,14 @@ import {
   federationPluginTypes,
   parseConfiguration,
 } from '../connections/config-schemas.js';
-import { generateClientSecret, noSecret, openSecret, type StoredSecret, storeSecret } from '../connections/secrets.js';
+import {
+  generateClientSecret,
+  keepsSecretSealed,
+  noSecret,
+  openSecret,
+  type StoredSecret,
+  storeSecret,
+} from '../connections/secrets.js';
 import { sha256 } from '../crypto/digest.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { DbOrTx } from '../db/client.js';
@@ -132,32 +140,40 @@ export interface SecretContext {
   before?: ConnectionRow;
 }
 
-/** The OAuth20 client secret to store, from the configuration (which loses it) and the stored one. */
+/**
+ * The OAuth20 client secret to store, from the configuration (which loses it) and the stored one. A client that
+ * authenticates with private_key_jwt only gets no generated secret (unless it signs with HMAC).
+ */
 function oauthSecret(
   config: Record<string, unknown>,
   ctx: SecretContext,
 ): { stored: StoredSecret; generated?: string } {
   const algorithm = config.signingAlgorithm as SigningAlgorithm;
+  const method = config.tokenEndpointAuthMethod as TokenEndpointAuthMethod | undefined;
   const given = config.clientSecret as string | undefined;
   delete config.clientSecret;
   if (config.publicClient === true) return { stored: noSecret };
-  if (given !== undefined) return { stored: storeSecret(ctx.box, given, algorithm) };
+  if (given !== undefined) return { stored: storeSecret(ctx.box, given, algorithm, method) };
   const before = ctx.before;
   if (before && (before.clientSecretHash || before.clientSecretEnc)) {
     const plain = openSecret(ctx.box, before);
-    if (isHmacAlgorithm(algorithm)) {
+    if (keepsSecretSealed(algorithm, method)) {
       if (plain === undefined) {
-        throw badRequest(`signing with ${algorithm} needs a new clientSecret (the stored one is kept as a digest)`, [
-          { field: 'configuration.clientSecret', message: `required to switch to ${algorithm}` },
+        const [use, target] = isHmacAlgorithm(algorithm)
+          ? [`signing with ${algorithm}`, algorithm]
+          : ['client_secret_jwt', 'client_secret_jwt'];
+        throw badRequest(`${use} needs a new clientSecret (the stored one is kept as a digest)`, [
+          { field: 'configuration.clientSecret', message: `required to switch to ${target}` },
         ]);
       }
-      return { stored: storeSecret(ctx.box, plain, algorithm) };
+      return { stored: storeSecret(ctx.box, plain, algorithm, method) };
     }
     if (plain !== undefined) return { stored: { clientSecretHash: sha256(plain), clientSecretEnc: null } };
     return { stored: { clientSecretHash: before.clientSecretHash, clientSecretEnc: null } };
   }
+  if (method === 'private_key_jwt' && !isHmacAlgorithm(algorithm)) return { stored: noSecret };
   const generated = generateClientSecret(algorithm);
-  return { stored: storeSecret(ctx.box, generated, algorithm), generated };
+  return { stored: storeSecret(ctx.box, generated, algorithm, method), generated };
 }
 
 /**

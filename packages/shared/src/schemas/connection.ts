@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { roles } from '../catalog/op.js';
 import { Thumbprint } from './certificate.js';
+import {
+  checkClientAuthentication,
+  JwksUri,
+  loopbackHosts,
+  PublicJwkSet,
+  TokenEndpointAuthMethod,
+} from './client-authentication.js';
 import { Guid, Name } from './common.js';
 
 export const connectionTypes = ['Authentication', 'Protocol', 'SecondFactor'] as const;
@@ -152,8 +159,6 @@ const LogoutUri = Uri.refine(
   { message: 'must be an absolute http or https URI without a fragment' },
 );
 
-const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * The fields of an OAuth20 protocol connection's configuration (as written; `clientSecret` is write-only).
  * Absent fields take the defaults below. Lifetimes are in seconds.
@@ -161,6 +166,16 @@ const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
 export const OAuth20ConfigurationFields = z.object({
   clientId: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
   clientSecret: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional(),
+  /**
+   * The one way the client authenticates at the token, revocation, introspection and device authorization endpoints;
+   * absent: client_secret_basic, client_secret_post (none for a public client) and the JWT assertion methods the
+   * client has the material for (client_secret_jwt with a secret kept sealed, private_key_jwt with keys).
+   */
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod.optional(),
+  /** The public keys (a JWK Set) the client signs its private_key_jwt assertions with; or `jwksUri`, not both. */
+  jwks: PublicJwkSet.optional(),
+  /** The address of the client's JWK Set (https; plain http only on the loopback interface). */
+  jwksUri: JwksUri.optional(),
   /** A public client (no secret; PKCE recommended), such as a CLI or a single-page application. */
   publicClient: z.boolean().default(false),
   redirectUris: z.array(RedirectUri).default([]),
@@ -168,6 +183,8 @@ export const OAuth20ConfigurationFields = z.object({
   allowedGrantTypes: z.array(GrantType).default(['authorization_code', 'refresh_token']),
   allowPlainHttpRedirectUri: z.boolean().default(false),
   requirePkce: z.boolean().default(false),
+  /** The client's authorization requests come only by push (RFC 9126): a request without `request_uri` is refused. */
+  requirePushedAuthorizationRequests: z.boolean().default(false),
   allowedCorsOrigins: z.array(Origin).default([]),
   accessTokenLifetime: z.number().int().positive().default(3600),
   refreshTokenLifetime: z.number().int().positive().default(2_592_000),
@@ -198,9 +215,10 @@ type OAuth20Fields = z.infer<typeof OAuth20ConfigurationFields>;
  * match the algorithm (`hmacKeyBytes`); `enableSessionStatusChangeNotification` needs a `backchannelLogoutUri`;
  * `frontchannelLogoutUri` has the scheme, host and port of one of the `redirectUris` (Front-Channel Logout 1.0 §2);
  * plain-http redirect and logout URIs need `allowPlainHttpRedirectUri` unless they point at the loopback interface
- * (RFC 8252 §7.3).
+ * (RFC 8252 §7.3); the client authentication fields follow `checkClientAuthentication`.
  */
 export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.RefinementCtx): void {
+  checkClientAuthentication(config, ctx);
   const alg = config.signingAlgorithm;
   if (isHmacAlgorithm(alg) && config.clientSecret !== undefined) {
     const length = new TextEncoder().encode(config.clientSecret).length;

@@ -4,6 +4,7 @@ export * from './auth-context-class.js';
 export * from './certificate.js';
 export * from './claim-definition.js';
 export * from './claim-set.js';
+export * from './client-authentication.js';
 export * from './common.js';
 export * from './connection.js';
 export * from './correlation-error.js';

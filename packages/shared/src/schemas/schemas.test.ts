@@ -63,6 +63,7 @@ describe('OAuth20Configuration', () => {
       allowedGrantTypes: ['authorization_code', 'refresh_token'],
       allowPlainHttpRedirectUri: false,
       requirePkce: false,
+      requirePushedAuthorizationRequests: false,
       allowedCorsOrigins: [],
       accessTokenLifetime: 3600,
       refreshTokenLifetime: 2_592_000,

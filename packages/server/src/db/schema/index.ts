@@ -5,5 +5,6 @@ export * from './directory.js';
 export * from './documents.js';
 export * from './oauth.js';
 export * from './one-time-codes.js';
+export * from './pushed-authorization-requests.js';
 export * from './saml-relay-states.js';
 export * from './used-saml-assertions.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ClientConfiguration, type OAuthClient } from '../clients.js';
+import { clientObject } from '../../test-support/oauth-client.js';
+import type { OAuthClient } from '../clients.js';
 import { InvalidRequest, UnauthorizedClient, UnsupportedResponseType } from '../oauth-errors.js';
 import {
   checkRedirectUri,
@@ -11,22 +12,14 @@ import {
 } from './request.js';
 
 function client(configuration: Record<string, unknown> = {}): OAuthClient {
-  return {
-    connectionId: '00000000-0000-4000-8000-000000000001',
-    name: 'App',
-    clientId: 'app',
-    configuration: ClientConfiguration.parse({
+  return clientObject(
+    {
       redirectUris: ['https://app.example/cb', 'http://127.0.0.1:8000/cb', 'http://app.example/cb'],
       allowedGrantTypes: ['authorization_code', 'implicit'],
       ...configuration,
-    }),
-    scopes: ['openid', 'profile', 'email', 'offline_access'],
-    dependencyConnectionNames: [],
-    claimSets: [],
-    claimTransformations: [],
-    clientSecretHash: null,
-    clientSecretEnc: null,
-  };
+    },
+    ['openid', 'profile', 'email', 'offline_access'],
+  );
 }
 
 const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';

@@ -1,4 +1,5 @@
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import { publicKeyJwsAlgorithms } from '../../auth/jws-algorithms.js';
 import { runtimeDefaults } from '../defaults.js';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../logout-token.js';
 
@@ -8,19 +9,7 @@ import { BACKCHANNEL_LOGOUT_EVENT } from '../logout-token.js';
  * tokens are verified with the published keys only, and a secret shared with the provider would let whoever holds it
  * (the provider's client registration, this service's configuration) end sessions here in the provider's name.
  */
-export const LOGOUT_TOKEN_ALGORITHMS: readonly string[] = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
+export const LOGOUT_TOKEN_ALGORITHMS: readonly string[] = [...publicKeyJwsAlgorithms, 'Ed25519'];
 
 /** The types a logout token's header may name (§2.4: `logout+jwt`; plain JWTs too, or none). */
 const TYPES = ['logout+jwt', 'jwt'];

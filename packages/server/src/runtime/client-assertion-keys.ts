@@ -1,0 +1,120 @@
+import {
+  compactVerify,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  type JSONWebKeySet,
+  type JWSHeaderParameters,
+} from 'jose';
+import type { AppContext } from '../context.js';
+import type { OAuthClient } from './clients.js';
+import { InvalidClient } from './oauth-errors.js';
+
+/** Finds the key of a JWS header's `alg` and `kid` in a JWK Set (jose's local and remote sets alike). */
+type KeySet = (header: JWSHeaderParameters) => ReturnType<ReturnType<typeof createLocalJWKSet>>;
+type VerificationKey = Awaited<ReturnType<KeySet>>;
+
+/** Remote key sets by address: jose keeps each one's copy and its cooldown, so they live as long as the process. */
+const remoteSets = new Map<string, KeySet>();
+const REMOTE_SETS = 1_000;
+
+/** Inline key sets by client object (a client object lives `clientCacheMs`). */
+const localSets = new WeakMap<OAuthClient, KeySet>();
+
+/** The key set of a client's `jwks` or `jwksUri`; undefined when it has neither. Throws when it cannot be built. */
+function keySetOf(client: OAuthClient): KeySet | undefined {
+  const { jwks, jwksUri } = client.configuration;
+  if (jwks !== undefined) {
+    let set = localSets.get(client);
+    if (!set) {
+      set = createLocalJWKSet(jwks as JSONWebKeySet);
+      localSets.set(client, set);
+    }
+    return set;
+  }
+  if (jwksUri === undefined) return undefined;
+  let remote = remoteSets.get(jwksUri);
+  if (!remote) {
+    if (remoteSets.size >= REMOTE_SETS) remoteSets.clear();
+    remote = createRemoteJWKSet(new URL(jwksUri));
+    remoteSets.set(jwksUri, remote);
+  }
+  return remote;
+}
+
+/** The client has keys to verify private_key_jwt assertions with. */
+export function hasClientKeys(client: OAuthClient): boolean {
+  return client.configuration.jwks !== undefined || client.configuration.jwksUri !== undefined;
+}
+
+/** The keys of the set that fit the header (one, or several that share a `kid` or have none). */
+async function fittingKeys(set: KeySet, header: JWSHeaderParameters): Promise<VerificationKey[]> {
+  try {
+    return [await set(header)];
+  } catch (error) {
+    if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+    const keys: VerificationKey[] = [];
+    for await (const key of error) keys.push(key);
+    return keys;
+  }
+}
+
+/**
+ * The keys of the client (its `jwks`, or the JWK Set at its `jwksUri`) that fit the assertion's header. Throws
+ * InvalidClient when none fits, and when the keys cannot be read or used: a warning is logged then (an address that
+ * does not answer, a set or key that jose cannot import), as that is for the client's owner to mend.
+ */
+async function clientKeys(
+  ctx: Pick<AppContext, 'logger'>,
+  client: OAuthClient,
+  header: JWSHeaderParameters,
+): Promise<VerificationKey[]> {
+  const remote = client.configuration.jwks === undefined;
+  let keys: VerificationKey[];
+  try {
+    const set = keySetOf(client);
+    keys = set ? await fittingKeys(set, header) : [];
+  } catch (error) {
+    if (error instanceof errors.JWKSNoMatchingKey) keys = [];
+    else {
+      ctx.logger.warn(remote ? 'client JWK Set could not be read' : 'client JWK Set cannot be used', {
+        clientId: client.clientId,
+        ...(remote ? { jwksUri: client.configuration.jwksUri } : {}),
+        error: String(error),
+      });
+      throw new InvalidClient(
+        remote ? "the client's JWK Set could not be read from its jwksUri" : "the client's jwks cannot be used",
+      );
+    }
+  }
+  if (keys.length === 0) throw new InvalidClient("no key of the client's JWK Set fits the client assertion (kid, alg)");
+  return keys;
+}
+
+/**
+ * The verified payload of a client assertion signed with `alg`: with one of the client's keys (private_key_jwt), or
+ * with `secret` (client_secret_jwt, an HMAC algorithm). Throws InvalidClient saying what failed.
+ */
+export async function verifiedAssertionPayload(
+  ctx: Pick<AppContext, 'logger'>,
+  client: OAuthClient,
+  assertion: string,
+  header: JWSHeaderParameters & { alg: string },
+  secret?: string,
+): Promise<Uint8Array> {
+  const keys = secret === undefined ? await clientKeys(ctx, client, header) : [new TextEncoder().encode(secret)];
+  let failure: unknown;
+  for (const key of keys) {
+    try {
+      return (await compactVerify(assertion, key, { algorithms: [header.alg] })).payload;
+    } catch (error) {
+      failure = error;
+    }
+  }
+  if (failure instanceof errors.JWSSignatureVerificationFailed) {
+    const by = secret === undefined ? "the client's keys" : "the client's secret";
+    throw new InvalidClient(`the client assertion's signature does not verify with ${by}`);
+  }
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  throw new InvalidClient(`the client assertion does not verify: ${reason}`);
+}
