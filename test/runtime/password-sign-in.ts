@@ -25,6 +25,22 @@ export async function startPasswordSignIn(
   password = testPassword,
 ): Promise<PasswordSignIn> {
   const config = await rpConfig(server, client);
+  const { url, verifier, state, nonce } = await authorizationRequest(config, redirectUri);
+  const agent = new Agent(server.url);
+  const login = await agent.navigate(url.toString());
+  const next = await agent.submit(login.page as Page, { username: userName, password });
+  return { agent, next, config, verifier, state, nonce };
+}
+
+/**
+ * An authorization request of openid-client: scope openid, a fresh state and nonce, PKCE S256, with `params` over
+ * them; and the checks openid-client needs for its answer.
+ */
+export async function authorizationRequest(
+  config: oidc.Configuration,
+  redirectUri: string,
+  params: Record<string, string> = {},
+) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -35,9 +51,8 @@ export async function startPasswordSignIn(
     code_challenge_method: 'S256',
     state,
     nonce,
+    ...params,
   });
-  const agent = new Agent(server.url);
-  const login = await agent.navigate(url.toString());
-  const next = await agent.submit(login.page as Page, { username: userName, password });
-  return { agent, next, config, verifier, state, nonce };
+  const checks = { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce };
+  return { url, verifier, state, nonce, checks };
 }

@@ -35,6 +35,7 @@ describe('parseConfiguration', () => {
       allowPlainHttpRedirectUri: false,
       requirePkce: false,
       requirePushedAuthorizationRequests: false,
+      requireSignedRequestObject: false,
       allowedCorsOrigins: [],
       accessTokenLifetime: 3600,
       refreshTokenLifetime: 2_592_000,

@@ -8,7 +8,16 @@ import {
 } from 'jose';
 import type { AppContext } from '../context.js';
 import type { OAuthClient } from './clients.js';
-import { InvalidClient } from './oauth-errors.js';
+import { InvalidClient, type OAuthError } from './oauth-errors.js';
+
+/** A kind of JWT a client signs: its name in messages, and the error that refuses one. */
+export interface ClientSignedJwt {
+  name: string;
+  refuse: (description: string) => OAuthError;
+}
+
+/** Client assertions (RFC 7523 §2.2): refused with invalid_client. */
+const clientAssertion: ClientSignedJwt = { name: 'client assertion', refuse: (d) => new InvalidClient(d) };
 
 /** Finds the key of a JWS header's `alg` and `kid` in a JWK Set (jose's local and remote sets alike). */
 type KeySet = (header: JWSHeaderParameters) => ReturnType<ReturnType<typeof createLocalJWKSet>>;
@@ -60,14 +69,15 @@ async function fittingKeys(set: KeySet, header: JWSHeaderParameters): Promise<Ve
 }
 
 /**
- * The keys of the client (its `jwks`, or the JWK Set at its `jwksUri`) that fit the assertion's header. Throws
- * InvalidClient when none fits, and when the keys cannot be read or used: a warning is logged then (an address that
- * does not answer, a set or key that jose cannot import), as that is for the client's owner to mend.
+ * The keys of the client (its `jwks`, or the JWK Set at its `jwksUri`) that fit the JWT's header. Refuses (`kind`)
+ * when none fits, and when the keys cannot be read or used: a warning is logged then (an address that does not
+ * answer, a set or key that jose cannot import), as that is for the client's owner to mend.
  */
 async function clientKeys(
   ctx: Pick<AppContext, 'logger'>,
   client: OAuthClient,
   header: JWSHeaderParameters,
+  kind: ClientSignedJwt,
 ): Promise<VerificationKey[]> {
   const remote = client.configuration.jwks === undefined;
   let keys: VerificationKey[];
@@ -82,18 +92,19 @@ async function clientKeys(
         ...(remote ? { jwksUri: client.configuration.jwksUri } : {}),
         error: String(error),
       });
-      throw new InvalidClient(
+      throw kind.refuse(
         remote ? "the client's JWK Set could not be read from its jwksUri" : "the client's jwks cannot be used",
       );
     }
   }
-  if (keys.length === 0) throw new InvalidClient("no key of the client's JWK Set fits the client assertion (kid, alg)");
+  if (keys.length === 0) throw kind.refuse(`no key of the client's JWK Set fits the ${kind.name} (kid, alg)`);
   return keys;
 }
 
 /**
- * The verified payload of a client assertion signed with `alg`: with one of the client's keys (private_key_jwt), or
- * with `secret` (client_secret_jwt, an HMAC algorithm). Throws InvalidClient saying what failed.
+ * The verified payload of a JWT the client signed with `alg` (a client assertion unless `kind` says otherwise): with
+ * one of the client's keys (private_key_jwt, a public-key algorithm), or with `secret` (client_secret_jwt, an HMAC
+ * algorithm). Throws the error of `kind` (InvalidClient for a client assertion) saying what failed.
  */
 export async function verifiedAssertionPayload(
   ctx: Pick<AppContext, 'logger'>,
@@ -101,8 +112,9 @@ export async function verifiedAssertionPayload(
   assertion: string,
   header: JWSHeaderParameters & { alg: string },
   secret?: string,
+  kind: ClientSignedJwt = clientAssertion,
 ): Promise<Uint8Array> {
-  const keys = secret === undefined ? await clientKeys(ctx, client, header) : [new TextEncoder().encode(secret)];
+  const keys = secret === undefined ? await clientKeys(ctx, client, header, kind) : [new TextEncoder().encode(secret)];
   let failure: unknown;
   for (const key of keys) {
     try {
@@ -113,8 +125,8 @@ export async function verifiedAssertionPayload(
   }
   if (failure instanceof errors.JWSSignatureVerificationFailed) {
     const by = secret === undefined ? "the client's keys" : "the client's secret";
-    throw new InvalidClient(`the client assertion's signature does not verify with ${by}`);
+    throw kind.refuse(`the ${kind.name}'s signature does not verify with ${by}`);
   }
   const reason = failure instanceof Error ? failure.message : String(failure);
-  throw new InvalidClient(`the client assertion does not verify: ${reason}`);
+  throw kind.refuse(`the ${kind.name} does not verify: ${reason}`);
 }

@@ -199,7 +199,8 @@ export async function authenticateClient(ctx: ClientAuthContext, credentials: Cl
 /** Sealed secrets opened once per client object (a client object lives `clientCacheMs`). */
 const opened = new WeakMap<OAuthClient, string | null>();
 
-function openedSecret(box: SecretBox, client: OAuthClient): string | undefined {
+/** The client's secret when it is kept sealed (a secret kept as a digest cannot be had); opened once per object. */
+export function openedSecret(box: SecretBox, client: OAuthClient): string | undefined {
   if (!client.clientSecretEnc) return undefined;
   let secret = opened.get(client);
   if (secret === undefined) {

@@ -26,6 +26,11 @@ export const runtimeDefaults = {
    */
   pushedAuthorizationRequestLifetime: 60,
   /**
+   * Request objects (RFC 9101, the `request` parameter): the longest life one may have left (`exp` at most this far
+   * ahead). Its `exp`, `nbf` and `iat` are checked with the clock allowance of `clientAssertion`.
+   */
+  requestObjectMaxLifetime: 5 * 60,
+  /**
    * Back-channel logout (OpenID Connect Back-Channel Logout 1.0): life of a logout token (it is used at once), and
    * how long the post of one to a client's `backchannelLogoutUri` may take before it counts as failed.
    */

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { issuerOf } from './access-token.js';
 import { responseTypes } from './authorize/request.js';
+import { requestObjectAlgorithms } from './authorize/request-object.js';
 import { scopeClaims } from './claims.js';
 import { clientSecretJwtAlgorithms, privateKeyJwtAlgorithms } from './client-assertion.js';
 import { DEFAULT_CLIENT_SCOPES } from './clients.js';
@@ -64,7 +65,9 @@ export function discoveryDocument(ctx: Pick<AppContext, 'baseUrl'>): Record<stri
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     ui_locales_supported: [...languages],
     claims_parameter_supported: false,
-    request_parameter_supported: false,
+    // RFC 9101: request objects by value (`request`), signed; by reference only as pushed requests (RFC 9126).
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: requestObjectAlgorithms,
     request_uri_parameter_supported: false,
     // RFC 9126 §5: pushing is optional here; a client may require it of itself (requirePushedAuthorizationRequests).
     require_pushed_authorization_requests: false,

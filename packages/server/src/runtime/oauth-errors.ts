@@ -139,6 +139,13 @@ export class RequestUriNotSupported extends OAuthError {
   }
 }
 
+/** RFC 9101 §6.3, OpenID Connect Core §3.1.2.6: the request object (`request`) is invalid or does not verify. */
+export class InvalidRequestObject extends OAuthError {
+  constructor(description = 'the request object is invalid') {
+    super('invalid_request_object', 400, description);
+  }
+}
+
 /** RFC 6750 §3.1: the access token lacks a scope the resource needs. */
 export class InsufficientScope extends OAuthError {
   constructor(description = 'the access token lacks a needed scope') {

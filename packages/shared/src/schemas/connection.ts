@@ -185,6 +185,8 @@ export const OAuth20ConfigurationFields = z.object({
   requirePkce: z.boolean().default(false),
   /** The client's authorization requests come only by push (RFC 9126): a request without `request_uri` is refused. */
   requirePushedAuthorizationRequests: z.boolean().default(false),
+  /** The client's authorization requests come only as signed request objects (RFC 9101 §10.5, `request`). */
+  requireSignedRequestObject: z.boolean().default(false),
   allowedCorsOrigins: z.array(Origin).default([]),
   accessTokenLifetime: z.number().int().positive().default(3600),
   refreshTokenLifetime: z.number().int().positive().default(2_592_000),
@@ -215,7 +217,8 @@ type OAuth20Fields = z.infer<typeof OAuth20ConfigurationFields>;
  * match the algorithm (`hmacKeyBytes`); `enableSessionStatusChangeNotification` needs a `backchannelLogoutUri`;
  * `frontchannelLogoutUri` has the scheme, host and port of one of the `redirectUris` (Front-Channel Logout 1.0 §2);
  * plain-http redirect and logout URIs need `allowPlainHttpRedirectUri` unless they point at the loopback interface
- * (RFC 8252 §7.3); the client authentication fields follow `checkClientAuthentication`.
+ * (RFC 8252 §7.3); `requireSignedRequestObject` needs keys or a secret kept for HMAC to verify request objects
+ * with; the client authentication fields follow `checkClientAuthentication`.
  */
 export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.RefinementCtx): void {
   checkClientAuthentication(config, ctx);
@@ -229,6 +232,19 @@ export function checkOAuth20Configuration(config: OAuth20Fields, ctx: z.Refineme
         message: `${alg} needs a client secret of ${hmacKeyBytes[alg]} bytes, not ${length}`,
       });
     }
+  }
+  const canSignRequests =
+    config.jwks !== undefined ||
+    config.jwksUri !== undefined ||
+    config.tokenEndpointAuthMethod === 'client_secret_jwt' ||
+    isHmacAlgorithm(alg);
+  if (config.requireSignedRequestObject && !canSignRequests) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['requireSignedRequestObject'],
+      message:
+        'needs keys to verify request objects with (jwks or jwksUri) or a secret kept for HMAC (client_secret_jwt or an HS signingAlgorithm)',
+    });
   }
   if (config.enableSessionStatusChangeNotification && config.backchannelLogoutUri === undefined) {
     ctx.addIssue({

@@ -64,6 +64,7 @@ describe('OAuth20Configuration', () => {
       allowPlainHttpRedirectUri: false,
       requirePkce: false,
       requirePushedAuthorizationRequests: false,
+      requireSignedRequestObject: false,
       allowedCorsOrigins: [],
       accessTokenLifetime: 3600,
       refreshTokenLifetime: 2_592_000,
@@ -183,6 +184,20 @@ describe('OAuth20Configuration', () => {
     expect(parse('http://app.example/logout', true).success).toBe(true);
     expect(parse('http://127.0.0.1:8080/logout').success).toBe(true);
     expect(parse('http://localhost/logout').success).toBe(true);
+  });
+
+  it('refuses requireSignedRequestObject on a client with nothing to verify request objects with', () => {
+    const parse = (extra: Record<string, unknown>) =>
+      OAuth20Configuration.safeParse({ clientId: 'a', requireSignedRequestObject: true, ...extra });
+    expect(parse({}).error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [
+        ['requireSignedRequestObject'],
+        'needs keys to verify request objects with (jwks or jwksUri) or a secret kept for HMAC (client_secret_jwt or an HS signingAlgorithm)',
+      ],
+    ]);
+    expect(parse({ jwksUri: 'https://app.example/jwks' }).success).toBe(true);
+    expect(parse({ tokenEndpointAuthMethod: 'client_secret_jwt' }).success).toBe(true);
+    expect(parse({ signingAlgorithm: 'HS256' }).success).toBe(true);
   });
 });
 

@@ -25,7 +25,7 @@ export function authorizeRoute(ctx: AppContext): Hono {
 async function authorize(ctx: AppContext, c: Context, query: URLSearchParams): Promise<Response> {
   let params: URLSearchParams;
   try {
-    params = await authorizationParams(ctx.db, query);
+    params = await authorizationParams(ctx, query);
   } catch (error) {
     if (error instanceof PageError)
       return errorPage(ctx, c, error, query.get('client_id') ?? undefined, query.get('ui_locales'));

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SecretBox } from '../../crypto/secret-box.js';
+import { createLogger } from '../../http/logger.js';
+import { signAssertion } from '../../test-support/client-assertions.js';
 import { clientObject } from '../../test-support/oauth-client.js';
 import type { OAuthClient } from '../clients.js';
 import { OAuthError } from '../oauth-errors.js';
-import { mustPushAuthorizationRequests, pushedAuthorizationParams } from './pushed-params.js';
+import { mustPushAuthorizationRequests, pushedAuthorizationParams, pushedRequestParams } from './pushed-params.js';
 import { PageError } from './request.js';
 
 function client(configuration: Record<string, unknown> = {}): OAuthClient {
@@ -102,5 +106,64 @@ describe('requirePushedAuthorizationRequests', () => {
     expect(mustPushAuthorizationRequests(client({ requirePushedAuthorizationRequests: false }))).toBe(false);
     expect(mustPushAuthorizationRequests(client({ requirePushedAuthorizationRequests: 'yes' }))).toBe(false);
     expect(mustPushAuthorizationRequests(client())).toBe(false);
+  });
+});
+
+describe('a push holding a request object', () => {
+  const ctx = {
+    box: new SecretBox(randomBytes(32)),
+    baseUrl: () => 'https://idp.example',
+    logger: createLogger('silent'),
+  };
+  const secret = 's'.repeat(32);
+  const hmacClient = (configuration: Record<string, unknown> = {}) => ({
+    ...client(configuration),
+    clientSecretEnc: ctx.box.seal(secret),
+  });
+  const requestObject = (over: Record<string, unknown> = {}) =>
+    signAssertion(
+      {
+        iss: 'app',
+        aud: 'https://idp.example/runtime/oauth2',
+        client_id: 'app',
+        exp: Math.floor(Date.now() / 1000) + 60,
+        ...request,
+        ...over,
+      },
+      secret,
+      { alg: 'HS256' },
+    );
+
+  it("keeps the request object's parameters only, the form's others ignored", async () => {
+    const form = new URLSearchParams({ request: await requestObject(), scope: 'openid profile', client_secret: 'x' });
+
+    const params = await pushedRequestParams(ctx, hmacClient(), form);
+
+    expect(Object.fromEntries(params)).toEqual({ client_id: 'app', ...request });
+  });
+
+  it('answers a request object that does not verify, or one of another redirect_uri, with a JSON error', async () => {
+    const refused = async (form: Record<string, string>, c = hmacClient()) => {
+      const error = await pushedRequestParams(ctx, c, new URLSearchParams(form)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OAuthError);
+      expect(error).not.toBeInstanceOf(PageError);
+      return { error: (error as OAuthError).error, description: (error as OAuthError).description };
+    };
+    expect(await refused({ request: await requestObject({ aud: 'https://other.example' }) })).toEqual({
+      error: 'invalid_request_object',
+      description: 'the request object is not addressed to this server (aud must hold the issuer)',
+    });
+    expect(await refused({ request: await requestObject({ redirect_uri: 'https://evil.example/cb' }) })).toEqual({
+      error: 'invalid_request',
+      description: 'redirect_uri is not registered for this client',
+    });
+    expect(await refused({ request: await requestObject(), client_id: 'other' })).toEqual({
+      error: 'invalid_request',
+      description: 'client_id differs from the authenticated client',
+    });
+    expect(await refused(request, hmacClient({ requireSignedRequestObject: true }))).toEqual({
+      error: 'invalid_request',
+      description: 'this client must send its authorization requests as signed request objects (request)',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { OAuthClient } from '../clients.js';
 import { InvalidRequest, OAuthError } from '../oauth-errors.js';
 import { PageError, parseAuthorizationRequest, responseTargetOf } from './request.js';
+import { type RequestObjectContext, requestObjectParams } from './request-object.js';
 
 /** The form fields that authenticate the client at an endpoint: not part of the authorization request. */
 const clientAuthenticationFields = new Set(['client_secret', 'client_assertion', 'client_assertion_type']);
@@ -33,4 +34,22 @@ export function pushedAuthorizationParams(client: OAuthClient, form: URLSearchPa
     throw error;
   }
   return params;
+}
+
+/**
+ * The authorization request of a push: with `request`, the parameters of the client's verified request object (RFC
+ * 9126 §3, RFC 9101: the form's others, but for client authentication, are ignored), else the form's; then checked by
+ * `pushedAuthorizationParams`. A request object that does not verify is invalid_request_object; a push without one
+ * from a client that must sign its requests is invalid_request.
+ */
+export async function pushedRequestParams(
+  ctx: RequestObjectContext,
+  client: OAuthClient,
+  form: URLSearchParams,
+): Promise<URLSearchParams> {
+  const formClientId = form.get('client_id');
+  if (formClientId !== null && formClientId !== client.clientId) {
+    throw new InvalidRequest('client_id differs from the authenticated client');
+  }
+  return pushedAuthorizationParams(client, await requestObjectParams(ctx, client, form));
 }

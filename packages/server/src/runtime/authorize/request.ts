@@ -179,7 +179,8 @@ export function parseAuthorizationRequest(
     const value = param(params, name);
     if (value !== undefined) request[key] = value;
   }
-  if (param(params, 'request') !== undefined) throw new RequestNotSupported('request objects are not supported');
+  if (param(params, 'request') !== undefined)
+    throw new RequestNotSupported('a request object is read only as the authorization request itself');
   if (param(params, 'request_uri') !== undefined) {
     throw new RequestUriNotSupported('request_uri is not supported');
   }
