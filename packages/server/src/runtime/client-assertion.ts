@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, type JWSHeaderParameters, type JWTPayload } from 'jose';
 import { publicKeyJwsAlgorithms } from '../auth/jws-algorithms.js';
+import { audiencesOf, jwtTimesProblem } from '../auth/received-jwt.js';
 import type { AppContext } from '../context.js';
 import { recordUsedAssertion } from '../queries/used-assertions.js';
 import { hasClientKeys, verifiedAssertionPayload } from './client-assertion-keys.js';
@@ -58,8 +59,6 @@ export interface ExpectedAssertion {
   now: number;
 }
 
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
 /**
  * The problem with a client assertion's claims, or its `jti` and `exp`: `iss` and `sub` the client id, `aud` holding
  * one of the accepted audiences, `exp` not past and at most `maxLifetime` ahead, `nbf` and `iat` (when present) not
@@ -74,23 +73,16 @@ export function checkAssertionClaims(
   if (claims.iss !== expected.clientId || claims.sub !== expected.clientId) {
     return "the client assertion's iss and sub must be the client id";
   }
-  const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+  const audiences = audiencesOf(claims);
   if (!audiences.some((aud) => expected.audiences.includes(aud))) {
     return 'the client assertion is not addressed to this server (aud must hold the issuer or the token endpoint URL)';
   }
-  const { exp, nbf, iat, jti } = claims;
-  if (!isNumber(exp)) return 'the client assertion has no exp';
-  if (exp <= now - skew) return 'the client assertion has expired (exp)';
-  if (exp > now + maxLifetime + skew) {
-    return `the client assertion lives too long (exp more than ${maxLifetime} seconds ahead)`;
-  }
-  if (nbf !== undefined && !isNumber(nbf)) return "the client assertion's nbf is not a number";
-  if (iat !== undefined && !isNumber(iat)) return "the client assertion's iat is not a number";
-  if (nbf !== undefined && nbf > now + skew) return 'the client assertion is not valid yet (nbf)';
-  if (iat !== undefined && iat > now + skew) return 'the client assertion is issued in the future (iat)';
+  const times = jwtTimesProblem(claims, 'the client assertion', { now, skew, maxLifetime });
+  if (typeof times === 'string') return times;
+  const { jti } = claims;
   if (typeof jti !== 'string' || jti === '') return 'the client assertion has no jti';
   if (jti.length > runtimeDefaults.maxSamlAssertionIdLength) return "the client assertion's jti is too long";
-  return { jti, exp };
+  return { jti, exp: times.exp };
 }
 
 /** The method an assertion's `alg` stands for; `none`, a missing `alg` and others are refused. */

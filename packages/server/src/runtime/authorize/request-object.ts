@@ -2,6 +2,7 @@ import { hmacKeyBytes } from '@idsvc/shared';
 import { decodeProtectedHeader, type JWSHeaderParameters, type JWTPayload } from 'jose';
 import { publicKeyJwsAlgorithms } from '../../auth/jws-algorithms.js';
 import { hmacAlgorithms, isHmacAlgorithm } from '../../auth/jwt.js';
+import { audiencesOf, jwtTimesProblem } from '../../auth/received-jwt.js';
 import type { AppContext } from '../../context.js';
 import { issuerOf } from '../access-token.js';
 import { type ClientSignedJwt, hasClientKeys, verifiedAssertionPayload } from '../client-assertion-keys.js';
@@ -37,8 +38,6 @@ export interface ExpectedRequestObject {
   now: number;
 }
 
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
 /**
  * The problem with a request object's claims, if any: `iss` and `client_id` the client id, `aud` holding the issuer,
  * `exp` not past and at most `requestObjectMaxLifetime` ahead, `nbf` and `iat` (when present) not in the future
@@ -49,22 +48,13 @@ export function checkRequestObjectClaims(claims: JWTPayload, expected: ExpectedR
   const maxLifetime = runtimeDefaults.requestObjectMaxLifetime;
   const { now } = expected;
   if (claims.iss !== expected.clientId) return "the request object's iss must be the client id";
-  const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+  const audiences = audiencesOf(claims);
   if (!audiences.includes(expected.issuer)) {
     return 'the request object is not addressed to this server (aud must hold the issuer)';
   }
   if (claims.client_id !== expected.clientId) return "the request object's client_id must be the request's client_id";
-  const { exp, nbf, iat } = claims;
-  if (!isNumber(exp)) return 'the request object has no exp';
-  if (exp <= now - skew) return 'the request object has expired (exp)';
-  if (exp > now + maxLifetime + skew) {
-    return `the request object lives too long (exp more than ${maxLifetime} seconds ahead)`;
-  }
-  if (nbf !== undefined && !isNumber(nbf)) return "the request object's nbf is not a number";
-  if (iat !== undefined && !isNumber(iat)) return "the request object's iat is not a number";
-  if (nbf !== undefined && nbf > now + skew) return 'the request object is not valid yet (nbf)';
-  if (iat !== undefined && iat > now + skew) return 'the request object is issued in the future (iat)';
-  return undefined;
+  const times = jwtTimesProblem(claims, 'the request object', { now, skew, maxLifetime });
+  return typeof times === 'string' ? times : undefined;
 }
 
 /**

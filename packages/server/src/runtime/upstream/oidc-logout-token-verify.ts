@@ -1,4 +1,5 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import { audiencesOf } from '../../auth/received-jwt.js';
 import type { AppContext } from '../../context.js';
 import { oidcConnectionsOfIssuer } from '../../queries/oidc-connections.js';
 import { recordUsedAssertion } from '../../queries/used-assertions.js';
@@ -40,7 +41,7 @@ async function addressedProvider(
   const ids = issuer ? await oidcConnectionsOfIssuer(ctx.db, issuer) : [];
   const unknown = () => refuse(`the logout token is issued by ${issuer || 'no one'}, not by a known provider`);
   if (ids.length === 0) throw unknown();
-  const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+  const audiences = audiencesOf(claims);
   let unusable: UpstreamError | undefined;
   let ofIssuer: UpstreamProvider | undefined;
   for (const id of ids) {
