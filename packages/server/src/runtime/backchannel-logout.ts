@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { EndedSession } from '../queries/action-tokens.js';
 import { loadUser, subjectFor, type UserWithClaims } from './claims.js';
-import { findClient, type OAuthClient } from './clients.js';
+import { findClient, httpAddress, type OAuthClient } from './clients.js';
 import { runtimeDefaults } from './defaults.js';
 import { issueLogoutToken } from './logout-token.js';
 
@@ -24,8 +24,7 @@ export interface LogoutDelivery {
  */
 export function backchannelLogoutUriOf(client: OAuthClient): string | undefined {
   const { enableSessionStatusChangeNotification: enabled, backchannelLogoutUri: uri } = client.configuration;
-  if (enabled !== true || typeof uri !== 'string' || !URL.canParse(uri)) return undefined;
-  return /^https?:$/.test(new URL(uri).protocol) ? uri : undefined;
+  return enabled === true ? httpAddress(uri) : undefined;
 }
 
 /**

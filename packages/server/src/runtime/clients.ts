@@ -34,6 +34,10 @@ export const ClientConfiguration = z.looseObject({
   refreshTokenLifetime: lifetime(runtimeDefaults.client.refreshTokenLifetime),
   /** Longest life of a chain of rotated refresh tokens. */
   refreshTokenAbsoluteLifetime: lifetime(runtimeDefaults.client.refreshTokenAbsoluteLifetime),
+  /** RFC 9126 §5: the client's authorization requests come by push only. */
+  requirePushedAuthorizationRequests: z.boolean().catch(false),
+  /** RFC 9101 §10.5: the client's authorization requests come as signed request objects only. */
+  requireSignedRequestObject: z.boolean().catch(false),
   /** Front-channel logout (OpenID Connect Front-Channel Logout 1.0): the address loaded at a browser logout. */
   frontchannelLogoutUri: z.string().optional().catch(undefined),
   /** The front-channel logout address gets `iss` and `sid`; true unless the configuration says false. */
@@ -249,4 +253,10 @@ export function ensureGrantAllowed(client: OAuthClient, grantType: string): void
   if (!client.configuration.allowedGrantTypes.includes(grantType)) {
     throw new UnauthorizedClient(`the client may not use the ${grantType} grant`);
   }
+}
+
+/** The value when it is an absolute http or https address (a client's logout addresses); undefined otherwise. */
+export function httpAddress(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  return /^https?:$/.test(new URL(value).protocol) ? value : undefined;
 }

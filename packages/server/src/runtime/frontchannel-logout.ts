@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppContext } from '../context.js';
 import type { EndedSession } from '../queries/action-tokens.js';
 import { issuerOf } from './access-token.js';
-import { findClient, type OAuthClient } from './clients.js';
+import { findClient, httpAddress, type OAuthClient } from './clients.js';
 import { runtimeDefaults } from './defaults.js';
 import { sendPage, textsFor } from './pages/render.js';
 import { SigningOutPage } from './pages/signing-out.js';
@@ -21,9 +21,7 @@ export interface FrontchannelLogout {
 
 /** The client's front-channel logout address (an http or https address); undefined when it has none. */
 export function frontchannelLogoutUriOf(client: OAuthClient): string | undefined {
-  const uri = client.configuration.frontchannelLogoutUri;
-  if (typeof uri !== 'string' || !URL.canParse(uri)) return undefined;
-  return /^https?:$/.test(new URL(uri).protocol) ? uri : undefined;
+  return httpAddress(client.configuration.frontchannelLogoutUri);
 }
 
 /**

@@ -8,7 +8,7 @@ const clientAuthenticationFields = new Set(['client_secret', 'client_assertion',
 
 /** The client's authorization requests come by push only: its `requirePushedAuthorizationRequests` is true. */
 export function mustPushAuthorizationRequests(client: OAuthClient): boolean {
-  return client.configuration.requirePushedAuthorizationRequests === true;
+  return client.configuration.requirePushedAuthorizationRequests;
 }
 
 /**

@@ -25,7 +25,7 @@ const requestObject: ClientSignedJwt = { name: 'request object', refuse: (d) => 
 
 /** The client's authorization requests come as signed request objects only: its `requireSignedRequestObject`. */
 export function mustSignRequestObjects(client: OAuthClient): boolean {
-  return client.configuration.requireSignedRequestObject === true;
+  return client.configuration.requireSignedRequestObject;
 }
 
 /** Claims of the JWT itself, not parameters of the authorization request. */
